@@ -1,0 +1,3 @@
+//! Arbiter: moderation and report handling for online four-player chess.
+
+pub mod rules;

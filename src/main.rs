@@ -1,0 +1,4 @@
+fn main() {
+    eprintln!("arbiter: no commands yet");
+    std::process::exit(2);
+}
