@@ -81,8 +81,13 @@ fn action(token: &str) -> PlyAction {
     PlyAction::parse(token).unwrap_or_else(|error| panic!("{token}: {error}"))
 }
 
+/// Tag names and values, in order.
+type TagPairs = Vec<(String, String)>;
+/// Round, index in round and action of each ply.
+type PlySlots = Vec<(u32, u8, PlyAction)>;
+
 /// The parts of a document that `write` must preserve.
-fn essence(pgn: &Pgn4) -> (Vec<(String, String)>, Vec<(u32, u8, PlyAction)>) {
+fn essence(pgn: &Pgn4) -> (TagPairs, PlySlots) {
     let tags = pgn
         .tags
         .iter()
