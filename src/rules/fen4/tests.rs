@@ -202,3 +202,106 @@ fn errors_name_the_offset_and_what_was_expected() {
         "FEN4 character 39: expected ',' or '/' between cells, or the end of the FEN4, found '1'"
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn cell() -> impl Strategy<Value = Cell> {
+        let seat = prop::sample::select(vec!['r', 'b', 'y', 'g']);
+        let kind = prop::sample::select(vec!['P', 'N', 'B', 'R', 'Q', 'K', 'D', 'δ', 'M', 'Y']);
+        prop_oneof![
+            (1u8..=255).prop_map(Cell::Empty),
+            Just(Cell::Wall),
+            (seat.clone(), kind.clone()).prop_map(|(seat, kind)| Cell::Piece {
+                seat,
+                kind,
+                dead: false
+            }),
+            (prop::option::of(seat), kind).prop_map(|(seat, kind)| Cell::Piece {
+                seat: seat.unwrap_or(Cell::NO_SEAT),
+                kind,
+                dead: true
+            }),
+        ]
+    }
+
+    fn extra() -> impl Strategy<Value = (String, String)> {
+        (
+            "[A-Za-z]{1,12}",
+            prop_oneof![
+                "[0-9]{1,3}",
+                "\\('[a-n0-9:]{0,6}','[a-n0-9:]{0,6}','[a-n0-9:]{0,6}','[a-n0-9:]{0,6}'\\)",
+                "\\([0-9]{1,2},[0-9]{1,2},[0-9]{1,2},[0-9]{1,2}\\)",
+                "\\{'[a-z]{1,4}':\\[[0-9,]{0,6}\\]\\}",
+            ],
+        )
+    }
+
+    fn record() -> impl Strategy<Value = Fen4Record> {
+        (
+            prop::sample::select(vec!['R', 'B', 'Y', 'G']),
+            any::<[bool; 4]>(),
+            any::<[bool; 4]>(),
+            any::<[bool; 4]>(),
+            any::<[i32; 4]>(),
+            any::<u32>(),
+            prop::collection::vec(extra(), 0..3),
+            prop::collection::vec(prop::collection::vec(cell(), 1..16), 1..16),
+        )
+            .prop_map(
+                |(turn, dead, castle_king, castle_queen, points, halfmove, extras, rows)| {
+                    Fen4Record {
+                        turn,
+                        dead,
+                        castle_king,
+                        castle_queen,
+                        // `i32::MIN` has no positive counterpart to write after the sign.
+                        points: points.map(|p| p.max(-i32::MAX)),
+                        halfmove,
+                        extras,
+                        rows,
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in any::<String>()) {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn fen_shaped_text_never_panics(text in "[RBYGrbygdxXPNQKδ0-9,/{}()'\\-: \n]{0,120}") {
+            if let Ok(record) = parse(&text) {
+                prop_assert_eq!(parse(&write(&record)), Ok(record));
+            }
+        }
+
+        #[test]
+        fn truncated_or_altered_start_positions_never_panic(
+            cut in any::<prop::sample::Index>(),
+            at in any::<prop::sample::Index>(),
+            replacement in any::<char>(),
+        ) {
+            let chars: Vec<char> = START_4PC.chars().collect();
+            let truncated: String = chars[..cut.index(chars.len() + 1)].iter().collect();
+            let _ = parse(&truncated);
+            let mut altered = chars.clone();
+            altered[at.index(chars.len())] = replacement;
+            let altered: String = altered.into_iter().collect();
+            if let Ok(record) = parse(&altered) {
+                prop_assert_eq!(parse(&write(&record)), Ok(record));
+            }
+        }
+
+        #[test]
+        fn generated_records_round_trip(record in record()) {
+            let written = write(&record);
+            prop_assert_eq!(parse(&written), Ok(record));
+        }
+    }
+}

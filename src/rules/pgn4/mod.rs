@@ -262,8 +262,9 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Pgn4, ParseError> {
 }
 
 /// Writes the canonical export: one `[Name "value"]` per line, a blank line, then one line per
-/// round `N. ply .. ply .. ply .. ply`. A round with more than four plies (only possible in a
-/// hand-built value) is split over lines repeating its number, so the output always reads back.
+/// round `N. ply .. ply .. ply .. ply`. A new line starts when the round number changes, when
+/// `index_in_round` does not grow, or after four plies, so the output always reads back with the
+/// same rounds and slots.
 pub fn write(pgn: &Pgn4) -> String {
     let mut out = String::with_capacity(64 * pgn.tags.len() + 12 * pgn.plies.len() + 16);
     for tag in &pgn.tags {
@@ -283,8 +284,12 @@ pub fn write(pgn: &Pgn4) -> String {
     }
     let mut current_round: Option<u32> = None;
     let mut plies_on_line = 0usize;
+    let mut previous_index: Option<u8> = None;
     for ply in &pgn.plies {
-        if current_round != Some(ply.round) || plies_on_line == 4 {
+        // A round restarts when its number changes, when it is full, or when the slot index
+        // does not grow (the same number written twice in a row).
+        let restarts = previous_index.is_none_or(|previous| ply.index_in_round <= previous);
+        if current_round != Some(ply.round) || plies_on_line == 4 || restarts {
             if current_round.is_some() {
                 out.push('\n');
             }
@@ -297,6 +302,7 @@ pub fn write(pgn: &Pgn4) -> String {
         }
         out.push_str(&ply.action.to_string());
         plies_on_line += 1;
+        previous_index = Some(ply.index_in_round);
     }
     if current_round.is_some() {
         out.push('\n');

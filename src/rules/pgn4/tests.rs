@@ -620,3 +620,206 @@ fn parse_speed_of_the_real_set() {
         plies / rounds as usize
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Real files, read once per test run.
+    fn real_texts() -> &'static [String] {
+        static TEXTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        TEXTS.get_or_init(|| data_files().into_iter().map(|(_, text)| text).collect())
+    }
+
+    /// Runs every reader on the input; they may fail but must return.
+    fn read_everything(text: &str) {
+        let _ = parse(text);
+        let _ = PlyAction::parse(text);
+        let _ = SquareText::parse(text);
+        if let Ok(pgn) = parse(text) {
+            // Whatever was accepted must be written in a form that reads back the same.
+            let reread = parse(&write(&pgn)).expect("written text reads back");
+            assert_eq!(essence(&reread), essence(&pgn));
+        }
+    }
+
+    #[derive(Debug, Clone)]
+    enum Mutation {
+        Replace(usize, u8),
+        Insert(usize, u8),
+        Delete(usize),
+        Truncate(usize),
+    }
+
+    fn mutation() -> impl Strategy<Value = Mutation> {
+        // Bytes that matter to the grammar are favoured over arbitrary noise.
+        let byte = prop_oneof![
+            any::<u8>(),
+            prop::sample::select(b"[]{}()\"\\.-x=+#ORTS 0123456789abcnK\n\r".to_vec()),
+        ];
+        prop_oneof![
+            (any::<usize>(), byte.clone()).prop_map(|(at, b)| Mutation::Replace(at, b)),
+            (any::<usize>(), byte).prop_map(|(at, b)| Mutation::Insert(at, b)),
+            any::<usize>().prop_map(Mutation::Delete),
+            any::<usize>().prop_map(Mutation::Truncate),
+        ]
+    }
+
+    fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
+        let len = bytes.len().max(1);
+        match *mutation {
+            Mutation::Replace(at, byte) => {
+                if let Some(slot) = bytes.get_mut(at % len) {
+                    *slot = byte;
+                }
+            }
+            Mutation::Insert(at, byte) => bytes.insert(at % (bytes.len() + 1), byte),
+            Mutation::Delete(at) => {
+                if !bytes.is_empty() {
+                    bytes.remove(at % len);
+                }
+            }
+            Mutation::Truncate(at) => bytes.truncate(at % (bytes.len() + 1)),
+        }
+    }
+
+    fn square_text() -> impl Strategy<Value = SquareText> {
+        (0u8..14, 0u8..14).prop_map(|(file, rank)| SquareText { file, rank })
+    }
+
+    fn piece_letter() -> impl Strategy<Value = char> {
+        prop::sample::select(vec![
+            'P', 'N', 'B', 'R', 'Q', 'K', 'D', 'T', 'S', 'O', 'V', 'E', 'M', 'Y', 'G', 'δ', 'α',
+        ])
+    }
+
+    fn suffix() -> impl Strategy<Value = Suffix> {
+        (
+            0u8..4,
+            0u8..3,
+            any::<bool>(),
+            prop::option::of(prop::sample::select(vec![
+                Marker::Resigned,
+                Marker::TimedOut,
+            ])),
+        )
+            .prop_map(|(checks, mates, stalemate, auto_move)| Suffix {
+                checks,
+                mates,
+                stalemate,
+                auto_move,
+            })
+    }
+
+    fn move_text() -> impl Strategy<Value = MoveText> {
+        (
+            piece_letter(),
+            square_text(),
+            square_text(),
+            prop::option::of(prop::option::of(piece_letter())),
+            prop::option::of(piece_letter()),
+            suffix(),
+        )
+            .prop_map(|(piece, from, to, capture, promotion, suffix)| MoveText {
+                piece,
+                from,
+                to,
+                capture: capture.is_some(),
+                captured: capture.flatten(),
+                promotion,
+                suffix,
+            })
+    }
+
+    fn ply_action() -> impl Strategy<Value = PlyAction> {
+        prop_oneof![
+            6 => move_text().prop_map(PlyAction::Move),
+            1 => (any::<bool>(), suffix()).prop_map(|(long, suffix)| PlyAction::Castle { long, suffix }),
+            1 => prop::sample::select(vec![
+                Marker::Resigned,
+                Marker::TimedOut,
+                Marker::Stalemated,
+                Marker::Mated,
+            ])
+            .prop_map(PlyAction::Eliminated),
+        ]
+    }
+
+    fn tag() -> impl Strategy<Value = Tag> {
+        ("[A-Za-z][A-Za-z0-9_]{0,12}", "[ -~\nδ]{0,30}").prop_map(|(name, value)| Tag {
+            name,
+            value,
+            line: 0,
+        })
+    }
+
+    fn document() -> impl Strategy<Value = Pgn4> {
+        (
+            prop::collection::vec(tag(), 0..6),
+            prop::collection::vec(prop::collection::vec(ply_action(), 1..=4), 0..10),
+            1u32..500,
+        )
+            .prop_map(|(tags, rounds, first_round)| {
+                let mut plies = Vec::new();
+                for (offset, actions) in rounds.into_iter().enumerate() {
+                    for (index, action) in actions.into_iter().enumerate() {
+                        plies.push(PlyText {
+                            round: first_round + offset as u32,
+                            index_in_round: index as u8,
+                            line: 0,
+                            column: 0,
+                            raw: action.to_string(),
+                            action,
+                        });
+                    }
+                }
+                Pgn4 { tags, plies }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in any::<String>()) {
+            read_everything(&text);
+        }
+
+        #[test]
+        fn grammar_shaped_text_never_panics(
+            text in "[\\[\\]\"{}()\\\\. 0-9a-pxKQRBNOTSDδ#+=\\-\n\r*/]{0,120}"
+        ) {
+            read_everything(&text);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            let _ = parse_bytes(&bytes);
+        }
+
+        #[test]
+        fn mutated_real_files_never_panic(
+            file in any::<prop::sample::Index>(),
+            mutations in prop::collection::vec(mutation(), 1..8),
+        ) {
+            let texts = real_texts();
+            let mut bytes = texts[file.index(texts.len())].as_bytes().to_vec();
+            for mutation in &mutations {
+                apply(&mut bytes, mutation);
+            }
+            let _ = parse_bytes(&bytes);
+            read_everything(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn generated_documents_round_trip(pgn in document()) {
+            let written = write(&pgn);
+            let reread = parse(&written)
+                .map_err(|error| TestCaseError::fail(format!("{error}\n{written}")))?;
+            prop_assert_eq!(essence(&reread), essence(&pgn));
+            for (before, after) in pgn.plies.iter().zip(&reread.plies) {
+                prop_assert_eq!(&before.raw, &after.raw);
+            }
+        }
+    }
+}
