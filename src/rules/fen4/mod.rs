@@ -246,7 +246,7 @@ impl Reader {
     }
 
     /// Skips whitespace, then requires `wanted`.
-    fn expect(&mut self, wanted: char, expected: &str) -> Result<(), Fen4Error> {
+    fn require(&mut self, wanted: char, expected: &str) -> Result<(), Fen4Error> {
         self.skip_whitespace();
         if self.peek() == Some(wanted) {
             self.pos += 1;
@@ -268,22 +268,22 @@ impl Reader {
             _ => return Err(self.error_here("the side to move R, B, Y or G")),
         };
         self.pos += 1;
-        self.expect('-', "'-' after the side to move")?;
+        self.require('-', "'-' after the side to move")?;
         let dead = self.read_flags("eliminated flags")?;
-        self.expect('-', "'-' after the eliminated flags")?;
+        self.require('-', "'-' after the eliminated flags")?;
         let castle_king = self.read_flags("king-side castling flags")?;
-        self.expect('-', "'-' after the king-side castling flags")?;
+        self.require('-', "'-' after the king-side castling flags")?;
         let castle_queen = self.read_flags("queen-side castling flags")?;
-        self.expect('-', "'-' after the queen-side castling flags")?;
+        self.require('-', "'-' after the queen-side castling flags")?;
         let points = self.read_points()?;
-        self.expect('-', "'-' after the points")?;
+        self.require('-', "'-' after the points")?;
         self.skip_whitespace();
         let halfmove = self.read_number::<u32>("the halfmove clock")?;
-        self.expect('-', "'-' after the halfmove clock")?;
+        self.require('-', "'-' after the halfmove clock")?;
         self.skip_whitespace();
         let extras = if self.peek() == Some('{') {
             let extras = self.read_extras()?;
-            self.expect('-', "'-' after the extras")?;
+            self.require('-', "'-' after the extras")?;
             extras
         } else {
             Vec::new()
@@ -310,7 +310,7 @@ impl Reader {
         let mut flags = [false; 4];
         for (seat, flag) in flags.iter_mut().enumerate() {
             if seat > 0 {
-                self.expect(',', &format!("',' between the four {what}"))?;
+                self.require(',', &format!("',' between the four {what}"))?;
             }
             self.skip_whitespace();
             *flag = match self.peek() {
@@ -327,7 +327,7 @@ impl Reader {
         let mut points = [0; 4];
         for (seat, value) in points.iter_mut().enumerate() {
             if seat > 0 {
-                self.expect(',', "',' between the four point counts")?;
+                self.require(',', "',' between the four point counts")?;
             }
             self.skip_whitespace();
             let negative =
@@ -383,7 +383,7 @@ impl Reader {
             }
             let key: String = self.chars[key_start..self.pos].iter().collect();
             self.pos += 1;
-            self.expect(':', "':' after the key")?;
+            self.require(':', "':' after the key")?;
             self.skip_whitespace();
             let value_start = self.pos;
             let mut depth: usize = 0;

@@ -17,7 +17,7 @@ pub(super) fn parse_document(text: &str) -> Result<Pgn4, ParseError> {
 pub(super) fn parse_single_ply(token: &str) -> Result<PlyAction, ParseError> {
     let error_at = |offset: usize, expected: &str, found: String| ParseError {
         line: 1,
-        column: column_after(1, &token[..offset]),
+        column: column_after(1, token.get(..offset).unwrap_or("")),
         expected: expected.to_string(),
         found,
     };
@@ -28,7 +28,7 @@ pub(super) fn parse_single_ply(token: &str) -> Result<PlyAction, ParseError> {
         return Err(error_at(
             offset,
             "the end of the move",
-            describe(token[offset..].chars().next()),
+            describe(token.get(offset..).and_then(|rest| rest.chars().next())),
         ));
     }
     parse_ply_token(token).map_err(|error| {
