@@ -1,0 +1,215 @@
+//! Entries for the append-only moderation log. The policy names what happened; the service
+//! stores the entry with its time and actor.
+
+use super::abuse::ReportTimeout;
+use super::appeal::AppealDecision;
+use super::types::{
+    AppealId, CaseId, DecisionKind, GameNumber, Ground, PlayerId, ReportId, ReportReason,
+    ReportSource, SanctionDuration, SanctionId, SanctionKind,
+};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// Who did it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Actor {
+    Player {
+        player: PlayerId,
+    },
+    Admin {
+        admin: PlayerId,
+    },
+    /// The service itself: automatic reports, expiries noticed, timeouts issued.
+    System,
+}
+
+/// One log line: when, who, what.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditEntry {
+    pub at: DateTime<Utc>,
+    pub actor: Actor,
+    #[serde(flatten)]
+    pub action: AuditAction,
+}
+
+/// What happened. Serialised with an `action` tag, e.g. `{"action": "case_claimed", ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum AuditAction {
+    ReportFiled {
+        report: ReportId,
+        reporter: PlayerId,
+        accused: Vec<PlayerId>,
+        reason: ReportReason,
+        game: Option<GameNumber>,
+    },
+    ReportMerged {
+        report: ReportId,
+        added_games: Vec<GameNumber>,
+        added_accused: Vec<PlayerId>,
+    },
+    AutomaticReport {
+        report: ReportId,
+        source: ReportSource,
+        accused: Vec<PlayerId>,
+        reason: ReportReason,
+        score: f64,
+        game: Option<GameNumber>,
+    },
+    ReportRefusedRateLimit {
+        reporter: PlayerId,
+        retry_at: DateTime<Utc>,
+    },
+    CaseOpened {
+        case: CaseId,
+        accused: PlayerId,
+        reason: ReportReason,
+    },
+    CaseClaimed {
+        case: CaseId,
+        admin: PlayerId,
+        until: DateTime<Utc>,
+    },
+    ClaimExpired {
+        case: CaseId,
+        admin: PlayerId,
+        expired_at: DateTime<Utc>,
+    },
+    ClaimReleased {
+        case: CaseId,
+        admin: PlayerId,
+    },
+    Decision {
+        case: CaseId,
+        admin: PlayerId,
+        kind: DecisionKind,
+        ground: Option<Ground>,
+        evidence_games: Vec<GameNumber>,
+    },
+    SanctionCreated {
+        sanction: SanctionId,
+        case: Option<CaseId>,
+        player: PlayerId,
+        kind: SanctionKind,
+        duration: SanctionDuration,
+        ends_at: Option<DateTime<Utc>>,
+    },
+    SanctionReduced {
+        sanction: SanctionId,
+        new_end: DateTime<Utc>,
+    },
+    SanctionLifted {
+        sanction: SanctionId,
+    },
+    ReportTimeout {
+        player: PlayerId,
+        level: u32,
+        starts_at: DateTime<Utc>,
+        until: DateTime<Utc>,
+    },
+    AppealFiled {
+        appeal: AppealId,
+        sanction: SanctionId,
+        appellant: PlayerId,
+    },
+    AppealDecided {
+        appeal: AppealId,
+        sanction: SanctionId,
+        decision: AppealDecision,
+    },
+}
+
+impl AuditAction {
+    pub fn report_timeout(player: PlayerId, timeout: &ReportTimeout) -> Self {
+        AuditAction::ReportTimeout {
+            player,
+            level: timeout.level,
+            starts_at: timeout.starts_at,
+            until: timeout.until,
+        }
+    }
+
+    /// The tag value, e.g. "case_claimed", for a log's `kind` column.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AuditAction::ReportFiled { .. } => "report_filed",
+            AuditAction::ReportMerged { .. } => "report_merged",
+            AuditAction::AutomaticReport { .. } => "automatic_report",
+            AuditAction::ReportRefusedRateLimit { .. } => "report_refused_rate_limit",
+            AuditAction::CaseOpened { .. } => "case_opened",
+            AuditAction::CaseClaimed { .. } => "case_claimed",
+            AuditAction::ClaimExpired { .. } => "claim_expired",
+            AuditAction::ClaimReleased { .. } => "claim_released",
+            AuditAction::Decision { .. } => "decision",
+            AuditAction::SanctionCreated { .. } => "sanction_created",
+            AuditAction::SanctionReduced { .. } => "sanction_reduced",
+            AuditAction::SanctionLifted { .. } => "sanction_lifted",
+            AuditAction::ReportTimeout { .. } => "report_timeout",
+            AuditAction::AppealFiled { .. } => "appeal_filed",
+            AuditAction::AppealDecided { .. } => "appeal_decided",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn t0() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2024, 6, 1, 12, 0, 0)
+            .single()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn entries_serialise_flat_with_a_snake_case_tag() {
+        let entry = AuditEntry {
+            at: t0(),
+            actor: Actor::Admin { admin: PlayerId(9) },
+            action: AuditAction::CaseClaimed {
+                case: CaseId(4),
+                admin: PlayerId(9),
+                until: t0(),
+            },
+        };
+        let json = serde_json::to_value(&entry).unwrap_or_default();
+        assert_eq!(json["action"], "case_claimed");
+        assert_eq!(json["case"], 4);
+        assert_eq!(json["actor"]["type"], "admin");
+        assert_eq!(json["at"], "2024-06-01T12:00:00Z");
+        assert_eq!(entry.action.kind(), "case_claimed");
+    }
+
+    #[test]
+    fn kind_matches_the_serialised_tag() {
+        let timeout = ReportTimeout {
+            starts_at: t0(),
+            until: t0(),
+            level: 1,
+        };
+        let actions = [
+            AuditAction::report_timeout(PlayerId(1), &timeout),
+            AuditAction::SanctionLifted {
+                sanction: SanctionId(1),
+            },
+            AuditAction::AppealDecided {
+                appeal: AppealId(1),
+                sanction: SanctionId(1),
+                decision: AppealDecision::Reduce { new_end: t0() },
+            },
+            AuditAction::Decision {
+                case: CaseId(1),
+                admin: PlayerId(2),
+                kind: DecisionKind::DismissUnjustified,
+                ground: None,
+                evidence_games: vec![],
+            },
+        ];
+        for action in actions {
+            let json = serde_json::to_value(&action).unwrap_or_default();
+            assert_eq!(json["action"], action.kind());
+        }
+    }
+}

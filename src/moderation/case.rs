@@ -1,0 +1,559 @@
+//! Cases: what the policy needs to know about one, its queue priority, and admin claims.
+
+use super::abuse::reporter_accuracy;
+use super::policy::ModerationPolicy;
+use super::report::CaseKey;
+use super::types::{add_saturating, minutes, unit, GameNumber, PlayerId, ReportId, Reporter};
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One report entry as part of a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseEntry {
+    pub report: ReportId,
+    pub reporter: Reporter,
+    /// Everyone the report named (the case's accused and any co-accused).
+    pub accused: Vec<PlayerId>,
+    pub game: Option<GameNumber>,
+    pub supporting_games: Vec<GameNumber>,
+    pub filed_at: DateTime<Utc>,
+    /// The reporter's accuracy share (from [`reporter_accuracy`]); `None` when unknown, in which
+    /// case the policy's prior is used. Ignored for automatic reports.
+    pub reporter_accuracy: Option<f64>,
+}
+
+/// Everything the policy reads about one open case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseFacts {
+    pub key: CaseKey,
+    pub opened_at: DateTime<Utc>,
+    pub entries: Vec<CaseEntry>,
+    /// Earlier warnings and sanctions of the accused that were not lifted.
+    pub accused_earlier_sanctions: u32,
+}
+
+/// The people a case is about or comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseParties {
+    /// The case's accused and everyone named alongside them.
+    pub accused: Vec<PlayerId>,
+    /// Player reporters (automatic reporters are nobody).
+    pub reporters: Vec<PlayerId>,
+}
+
+impl CaseFacts {
+    pub fn parties(&self) -> CaseParties {
+        let mut accused = vec![self.key.accused];
+        let mut reporters = Vec::new();
+        for entry in &self.entries {
+            for player in &entry.accused {
+                if !accused.contains(player) {
+                    accused.push(*player);
+                }
+            }
+            if let Some(player) = entry.reporter.player() {
+                if !reporters.contains(&player) {
+                    reporters.push(player);
+                }
+            }
+        }
+        CaseParties { accused, reporters }
+    }
+
+    /// Distinct games cited by any entry of the case.
+    pub fn evidence_games(&self) -> Vec<GameNumber> {
+        let mut games = Vec::new();
+        for entry in &self.entries {
+            for game in entry.game.iter().chain(entry.supporting_games.iter()) {
+                if !games.contains(game) {
+                    games.push(*game);
+                }
+            }
+        }
+        games
+    }
+}
+
+/// One explained component of a case's priority.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PriorityPart {
+    pub name: String,
+    /// Points this component adds (0 up to its weight).
+    pub points: f64,
+}
+
+/// A case's place in the queue: higher first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Priority {
+    /// 0..=100, the rounded sum of the parts.
+    pub score: u8,
+    pub parts: Vec<PriorityPart>,
+}
+
+/// Ranks a case for the admin queue. Each part is its weight times a fraction in 0..=1 that
+/// never falls when its input grows, so the score is monotone in every input:
+/// severity of the reason, distinct player reporters, the sum of their accuracies (several
+/// credible reporters count more than one, and an extra reporter never lowers the score),
+/// the strongest automatic evidence, the accused's earlier sanctions, and the case's age.
+pub fn case_priority(facts: &CaseFacts, now: DateTime<Utc>, policy: &ModerationPolicy) -> Priority {
+    let p = &policy.priority;
+    let prior = reporter_accuracy(&[], policy).share;
+
+    // Each player reporter counts once, with their best known accuracy.
+    let mut reporters: BTreeMap<PlayerId, f64> = BTreeMap::new();
+    let mut automatic: f64 = 0.0;
+    for entry in &facts.entries {
+        match entry.reporter.player() {
+            Some(player) => {
+                let accuracy = entry.reporter_accuracy.map_or(prior, unit);
+                let best = reporters.entry(player).or_insert(accuracy);
+                *best = best.max(accuracy);
+            }
+            None => automatic = automatic.max(entry.reporter.automatic_score().unwrap_or(0.0)),
+        }
+    }
+    let accuracy_sum: f64 = reporters.values().sum();
+    let age_hours = now
+        .signed_duration_since(facts.opened_at)
+        .max(TimeDelta::zero())
+        .num_seconds() as f64
+        / 3600.0;
+
+    let fractions = [
+        (
+            "reason_severity",
+            p.severity_weight,
+            f64::from(facts.key.reason.severity()) / 5.0,
+        ),
+        (
+            "independent_reporters",
+            p.reporters_weight,
+            saturate(reporters.len() as f64, f64::from(p.reporters_saturation)),
+        ),
+        (
+            "reporter_accuracy",
+            p.accuracy_weight,
+            saturate(accuracy_sum, p.accuracy_saturation),
+        ),
+        ("automatic_evidence", p.automatic_weight, automatic),
+        (
+            "earlier_sanctions",
+            p.history_weight,
+            saturate(
+                f64::from(facts.accused_earlier_sanctions),
+                f64::from(p.history_saturation),
+            ),
+        ),
+        (
+            "age",
+            p.age_weight,
+            saturate(age_hours, f64::from(p.age_saturation_hours)),
+        ),
+    ];
+    let parts: Vec<PriorityPart> = fractions
+        .iter()
+        .map(|(name, weight, fraction)| PriorityPart {
+            name: (*name).to_string(),
+            points: safe_weight(*weight) * unit(*fraction),
+        })
+        .collect();
+    let total: f64 = parts.iter().map(|part| part.points).sum();
+    Priority {
+        score: total.round().clamp(0.0, 100.0) as u8,
+        parts,
+    }
+}
+
+/// `value / cap`, limited to 0..=1; a non-positive cap counts as reached.
+fn saturate(value: f64, cap: f64) -> f64 {
+    if cap.is_nan() || cap <= 0.0 || cap.is_infinite() {
+        return if value > 0.0 { 1.0 } else { 0.0 };
+    }
+    unit(value / cap)
+}
+
+fn safe_weight(weight: f64) -> f64 {
+    if weight.is_finite() {
+        weight.clamp(0.0, 100.0)
+    } else {
+        0.0
+    }
+}
+
+/// An admin's claim on a case: while it runs, only they work on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    pub admin: PlayerId,
+    pub claimed_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// What happens when `admin` asks to claim a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum ClaimOutcome {
+    /// Nobody holds the case: claim it until `until`.
+    Claim { until: DateTime<Utc> },
+    /// Another admin's claim has run out: take it over (log `claim_expired` for `previous`).
+    TakeOver {
+        previous: PlayerId,
+        expired_at: DateTime<Utc>,
+        until: DateTime<Utc>,
+    },
+    /// The admin already holds it: extend to `until`.
+    Renew { until: DateTime<Utc> },
+    /// Another admin holds it until `until` (HTTP 409).
+    Conflict {
+        holder: PlayerId,
+        until: DateTime<Utc>,
+    },
+}
+
+impl ClaimOutcome {
+    /// Whether the admin now holds the case.
+    pub fn granted(&self) -> bool {
+        !matches!(self, ClaimOutcome::Conflict { .. })
+    }
+
+    /// The claim to store when granted.
+    pub fn claim(&self, admin: PlayerId, now: DateTime<Utc>) -> Option<Claim> {
+        match *self {
+            ClaimOutcome::Claim { until }
+            | ClaimOutcome::TakeOver { until, .. }
+            | ClaimOutcome::Renew { until } => Some(Claim {
+                admin,
+                claimed_at: now,
+                expires_at: until,
+            }),
+            ClaimOutcome::Conflict { .. } => None,
+        }
+    }
+}
+
+/// One admin at a time; a claim expires after `claim.expiry_minutes` so an abandoned case
+/// returns to the queue without anyone releasing it.
+pub fn claim_status(
+    current: Option<&Claim>,
+    admin: PlayerId,
+    now: DateTime<Utc>,
+    policy: &ModerationPolicy,
+) -> ClaimOutcome {
+    let until = add_saturating(now, minutes(policy.claim.expiry_minutes));
+    match current {
+        None => ClaimOutcome::Claim { until },
+        Some(claim) if claim.admin == admin => ClaimOutcome::Renew { until },
+        Some(claim) if claim.expires_at <= now => ClaimOutcome::TakeOver {
+            previous: claim.admin,
+            expired_at: claim.expires_at,
+            until,
+        },
+        Some(claim) => ClaimOutcome::Conflict {
+            holder: claim.admin,
+            until: claim.expires_at,
+        },
+    }
+}
+
+/// Why an admin may not decide a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Conflict {
+    AdminIsAccused,
+    AdminIsReporter,
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Conflict::AdminIsAccused => {
+                "You are accused in this case; another admin must decide it."
+            }
+            Conflict::AdminIsReporter => "You reported this case; another admin must decide it.",
+        })
+    }
+}
+
+/// Nobody judges their own case: an admin who is accused (or named alongside the accused) or
+/// who reported it may not decide it.
+pub fn may_decide(admin: PlayerId, parties: &CaseParties) -> Result<(), Conflict> {
+    if parties.accused.contains(&admin) {
+        Err(Conflict::AdminIsAccused)
+    } else if parties.reporters.contains(&admin) {
+        Err(Conflict::AdminIsReporter)
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moderation::report::case_key;
+    use crate::moderation::types::ReportReason;
+    use chrono::TimeZone;
+    use proptest::prelude::*;
+
+    fn t0() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2024, 6, 1, 12, 0, 0)
+            .single()
+            .unwrap_or_default()
+    }
+
+    fn player_entry(id: i64, reporter: i64, accuracy: Option<f64>) -> CaseEntry {
+        CaseEntry {
+            report: ReportId(id),
+            reporter: Reporter::Player {
+                player: PlayerId(reporter),
+            },
+            accused: vec![PlayerId(2)],
+            game: Some(GameNumber(100 + id)),
+            supporting_games: vec![],
+            filed_at: t0(),
+            reporter_accuracy: accuracy,
+        }
+    }
+
+    fn facts(reason: ReportReason, entries: Vec<CaseEntry>) -> CaseFacts {
+        CaseFacts {
+            key: case_key(PlayerId(2), reason),
+            opened_at: t0(),
+            entries,
+            accused_earlier_sanctions: 0,
+        }
+    }
+
+    fn score(facts: &CaseFacts, now: DateTime<Utc>) -> u8 {
+        case_priority(facts, now, &ModerationPolicy::default()).score
+    }
+
+    #[test]
+    fn parts_are_explained_and_add_up() {
+        let f = facts(
+            ReportReason::SelfPartnering,
+            vec![player_entry(1, 10, Some(0.5))],
+        );
+        let priority = case_priority(&f, t0(), &ModerationPolicy::default());
+        let names: Vec<_> = priority.parts.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "reason_severity",
+                "independent_reporters",
+                "reporter_accuracy",
+                "automatic_evidence",
+                "earlier_sanctions",
+                "age"
+            ]
+        );
+        // 30 (severity 5/5) + 20/4 + 15 * 0.5/2 = 38.75
+        assert_eq!(priority.score, 39);
+        let total: f64 = priority.parts.iter().map(|p| p.points).sum();
+        assert!((total - 38.75).abs() < 1e-9);
+    }
+
+    #[test]
+    fn everything_maxed_is_one_hundred_and_nothing_exceeds_it() {
+        let mut entries: Vec<_> = (0..10)
+            .map(|i| player_entry(i, 10 + i, Some(1.0)))
+            .collect();
+        entries.push(CaseEntry {
+            reporter: Reporter::ChatAnalysis { score: 7.0 },
+            ..player_entry(99, 0, None)
+        });
+        let mut f = facts(ReportReason::SelfPartnering, entries);
+        f.accused_earlier_sanctions = 50;
+        assert_eq!(score(&f, t0() + TimeDelta::days(30)), 100);
+    }
+
+    #[test]
+    fn same_reporter_counts_once_and_future_opening_is_age_zero() {
+        let one = facts(
+            ReportReason::Abandoning,
+            vec![player_entry(1, 10, Some(0.9))],
+        );
+        let twice = facts(
+            ReportReason::Abandoning,
+            vec![
+                player_entry(1, 10, Some(0.9)),
+                player_entry(2, 10, Some(0.9)),
+            ],
+        );
+        assert_eq!(score(&one, t0()), score(&twice, t0()));
+        assert_eq!(score(&one, t0() - TimeDelta::days(3)), score(&one, t0()));
+    }
+
+    #[test]
+    fn nan_inputs_do_not_poison_the_score() {
+        let mut f = facts(
+            ReportReason::Other,
+            vec![player_entry(1, 10, Some(f64::NAN))],
+        );
+        f.entries.push(CaseEntry {
+            reporter: Reporter::ConductSignal { score: f64::NAN },
+            ..player_entry(2, 0, None)
+        });
+        let priority = case_priority(&f, t0(), &ModerationPolicy::default());
+        assert!(priority.parts.iter().all(|p| p.points.is_finite()));
+        let mut policy = ModerationPolicy::default();
+        policy.priority.accuracy_saturation = 0.0;
+        policy.priority.age_weight = f64::INFINITY;
+        let priority = case_priority(&f, t0(), &policy);
+        assert!(priority.score <= 100);
+    }
+
+    fn arb_reason() -> impl Strategy<Value = ReportReason> {
+        prop::sample::select(ReportReason::ALL.to_vec())
+    }
+
+    proptest! {
+        #[test]
+        fn priority_is_monotone_in_every_input(
+            reason in arb_reason(),
+            accuracies in prop::collection::vec(0.0f64..=1.0, 0..6),
+            automatic in 0.0f64..=1.0,
+            earlier in 0u32..6,
+            age_hours in 0i64..200,
+            bump in 0usize..5,
+            step in 0.0f64..=1.0,
+        ) {
+            let now = t0() + TimeDelta::hours(age_hours);
+            let mut entries: Vec<CaseEntry> = accuracies
+                .iter()
+                .enumerate()
+                .map(|(i, a)| player_entry(i as i64, 10 + i as i64, Some(*a)))
+                .collect();
+            entries.push(CaseEntry {
+                reporter: Reporter::ChatAnalysis { score: automatic },
+                ..player_entry(50, 0, None)
+            });
+            let mut base = facts(reason, entries);
+            base.accused_earlier_sanctions = earlier;
+            let before = case_priority(&base, now, &ModerationPolicy::default());
+            let mut more = base.clone();
+            let mut later = now;
+            match bump {
+                // One more independent reporter, however inaccurate.
+                0 => more.entries.push(player_entry(70, 70, Some(step * 0.1))),
+                // A more accurate reporter.
+                1 => {
+                    if let Some(entry) = more.entries.first_mut() {
+                        let old = entry.reporter_accuracy.unwrap_or(0.0);
+                        entry.reporter_accuracy = Some((old + step).min(1.0));
+                    }
+                }
+                // Stronger automatic evidence.
+                2 => more.entries.push(CaseEntry {
+                    reporter: Reporter::ConductSignal { score: (automatic + step).min(1.0) },
+                    ..player_entry(80, 0, None)
+                }),
+                // One more earlier sanction.
+                3 => more.accused_earlier_sanctions += 1,
+                // Older.
+                _ => later = now + TimeDelta::minutes((step * 600.0) as i64),
+            }
+            let after = case_priority(&more, later, &ModerationPolicy::default());
+            prop_assert!(after.score >= before.score);
+            for (a, b) in after.parts.iter().zip(before.parts.iter()) {
+                prop_assert!(a.points + 1e-12 >= b.points, "{} fell", a.name);
+            }
+        }
+    }
+
+    #[test]
+    fn severity_orders_reasons() {
+        let severe = facts(ReportReason::SelfPartnering, vec![]);
+        let mild = facts(ReportReason::Other, vec![]);
+        assert!(score(&severe, t0()) > score(&mild, t0()));
+    }
+
+    #[test]
+    fn claims() {
+        let policy = ModerationPolicy::default();
+        let now = t0();
+        let me = PlayerId(1);
+        let other = PlayerId(2);
+        let until = now + TimeDelta::minutes(20);
+        assert_eq!(
+            claim_status(None, me, now, &policy),
+            ClaimOutcome::Claim { until }
+        );
+        let mine = Claim {
+            admin: me,
+            claimed_at: now - TimeDelta::minutes(5),
+            expires_at: now + TimeDelta::minutes(15),
+        };
+        assert_eq!(
+            claim_status(Some(&mine), me, now, &policy),
+            ClaimOutcome::Renew { until }
+        );
+        let theirs = Claim {
+            admin: other,
+            ..mine
+        };
+        let outcome = claim_status(Some(&theirs), me, now, &policy);
+        assert_eq!(
+            outcome,
+            ClaimOutcome::Conflict {
+                holder: other,
+                until: now + TimeDelta::minutes(15)
+            }
+        );
+        assert!(!outcome.granted());
+        assert_eq!(outcome.claim(me, now), None);
+        let expired = Claim {
+            admin: other,
+            claimed_at: now - TimeDelta::minutes(20),
+            expires_at: now,
+        };
+        let outcome = claim_status(Some(&expired), me, now, &policy);
+        assert_eq!(
+            outcome,
+            ClaimOutcome::TakeOver {
+                previous: other,
+                expired_at: now,
+                until
+            }
+        );
+        assert_eq!(
+            outcome.claim(me, now),
+            Some(Claim {
+                admin: me,
+                claimed_at: now,
+                expires_at: until
+            })
+        );
+        // At the end of time the claim saturates instead of panicking.
+        assert!(claim_status(None, me, DateTime::<Utc>::MAX_UTC, &policy).granted());
+    }
+
+    #[test]
+    fn parties_and_may_decide() {
+        let mut entry = player_entry(1, 10, None);
+        entry.accused = vec![PlayerId(2), PlayerId(3)];
+        let automatic = CaseEntry {
+            reporter: Reporter::ChatAnalysis { score: 0.5 },
+            ..player_entry(2, 0, None)
+        };
+        let f = facts(ReportReason::SelfPartnering, vec![entry, automatic]);
+        let parties = f.parties();
+        assert_eq!(parties.accused, vec![PlayerId(2), PlayerId(3)]);
+        assert_eq!(parties.reporters, vec![PlayerId(10)]);
+        assert_eq!(
+            may_decide(PlayerId(2), &parties),
+            Err(Conflict::AdminIsAccused)
+        );
+        assert_eq!(
+            may_decide(PlayerId(3), &parties),
+            Err(Conflict::AdminIsAccused)
+        );
+        assert_eq!(
+            may_decide(PlayerId(10), &parties),
+            Err(Conflict::AdminIsReporter)
+        );
+        assert_eq!(may_decide(PlayerId(0), &parties), Ok(()));
+        assert!(!Conflict::AdminIsReporter.to_string().is_empty());
+        assert_eq!(f.evidence_games(), vec![GameNumber(101), GameNumber(102)]);
+    }
+}

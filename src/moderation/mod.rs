@@ -1,0 +1,51 @@
+//! Moderation policy: PURE functions over plain data (no I/O, no database, no clock; "now" is
+//! always an argument). The service calls these to validate and merge reports, rank cases,
+//! manage claims, check decisions against the reporting rules, suggest sanctions, compute a
+//! player's standing and handle appeals. Thresholds come from [`ModerationPolicy`]
+//! (`config/moderation.toml`).
+//!
+//! The seed rules enforced here (the site's "Rules & Reporting" page):
+//! - one report names all involved players, up to three ([`validate_report`]);
+//! - "other" needs a message; FFA-only reasons need an FFA or Solo game;
+//! - too many unjustified reports earn a report timeout ([`report_timeout_after_decision`]);
+//! - the (*) cases are never acted on from a single game ([`validate_decision`], by [`Ground`]);
+//! - sanctions are chat, play or club bans, temporary or permanent ([`standing`]).
+
+pub mod abuse;
+pub mod appeal;
+pub mod audit;
+pub mod case;
+pub mod decision;
+pub mod policy;
+pub mod report;
+pub mod standing;
+pub mod types;
+
+pub use abuse::{
+    active_report_timeout, check_rate, report_timeout_after_decision, reporter_accuracy, Accuracy,
+    DecidedReport, RateWindow, ReportOutcome, ReportTimeout, RetryAfter,
+};
+pub use appeal::{
+    apply_appeal_decision, validate_appeal, AppealDecision, AppealDecisionProblem, AppealProblem,
+    AppealRecord, ValidAppeal,
+};
+pub use audit::{Actor, AuditAction, AuditEntry};
+pub use case::{
+    case_priority, claim_status, may_decide, CaseEntry, CaseFacts, CaseParties, Claim,
+    ClaimOutcome, Conflict, Priority, PriorityPart,
+};
+pub use decision::{
+    suggest_next_sanction, validate_decision, Decision, DecisionAction, DecisionProblem,
+    LadderStep, Measure, PriorMeasure, Suggestion, ValidDecision,
+};
+pub use policy::{ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
+pub use report::{
+    case_key, merge_decision, validate_report, CaseKey, GameFacts, MergeOutcome, NewReport,
+    ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,
+};
+pub use standing::{standing, Standing};
+pub use types::{
+    AppealId, CaseId, DecisionKind, GameNumber, Ground, LadderTrack, PlayerId, ReportId,
+    ReportReason, ReportSource, Reporter, Sanction, SanctionDuration, SanctionId, SanctionKind,
+    SeveralGamesRule, Variant,
+};

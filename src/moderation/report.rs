@@ -1,0 +1,862 @@
+//! Filing a report: validation, the case a report belongs to, and merging repeated filings.
+
+use super::policy::ModerationPolicy;
+use super::types::{unit, GameNumber, PlayerId, ReportId, ReportReason, Reporter, Variant};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A report as submitted, before validation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewReport {
+    pub reporter: Reporter,
+    /// Every involved player (seed: "do NOT send separate reports for each player").
+    pub accused: Vec<PlayerId>,
+    pub reason: ReportReason,
+    pub message: Option<String>,
+    /// The game the report was filed from, if any.
+    pub game: Option<GameNumber>,
+    /// More game numbers supporting the case (seed: "including any game numbers of other games").
+    #[serde(default)]
+    pub supporting_games: Vec<GameNumber>,
+}
+
+/// What the service knows about the games a report cites.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameFacts {
+    pub number: GameNumber,
+    pub variant: Variant,
+    /// The players seated in the game (any order).
+    pub players: Vec<PlayerId>,
+}
+
+/// The cited games, looked up by the caller. A game missing here is an unknown game.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportContext {
+    pub games: Vec<GameFacts>,
+}
+
+impl ReportContext {
+    pub fn game(&self, number: GameNumber) -> Option<&GameFacts> {
+        self.games.iter().find(|g| g.number == number)
+    }
+}
+
+/// A report that passed validation, normalised: accused without repeats, message trimmed
+/// (absent when blank), supporting games without repeats and without the main game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ValidReport {
+    pub reporter: Reporter,
+    pub accused: Vec<PlayerId>,
+    pub reason: ReportReason,
+    pub message: Option<String>,
+    pub game: Option<GameNumber>,
+    pub supporting_games: Vec<GameNumber>,
+}
+
+impl ValidReport {
+    /// One case per accused player: the report entry is linked to each.
+    pub fn case_keys(&self) -> Vec<CaseKey> {
+        self.accused
+            .iter()
+            .map(|accused| case_key(*accused, self.reason))
+            .collect()
+    }
+
+    /// Every game the report cites, main game first.
+    pub fn cited_games(&self) -> Vec<GameNumber> {
+        self.game
+            .iter()
+            .chain(self.supporting_games.iter())
+            .copied()
+            .collect()
+    }
+}
+
+/// The form field a problem is about, so a client can put the sentence next to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportField {
+    Reporter,
+    Accused,
+    Reason,
+    Message,
+    Game,
+    SupportingGames,
+}
+
+/// One reason a report is refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum ReportProblem {
+    NoAccused,
+    SelfReport {
+        player: PlayerId,
+    },
+    TooManyAccused {
+        count: usize,
+        max: u32,
+    },
+    DuplicateAccused {
+        player: PlayerId,
+    },
+    MessageMissing {
+        reason: ReportReason,
+        min_chars: u32,
+    },
+    MessageTooLong {
+        chars: usize,
+        max: u32,
+    },
+    FfaOnlyReason {
+        reason: ReportReason,
+        game: GameNumber,
+        variant: Variant,
+    },
+    AccusedNotInGame {
+        player: PlayerId,
+        game: GameNumber,
+    },
+    NoAccusedInGame {
+        game: GameNumber,
+    },
+    TooManySupportingGames {
+        count: usize,
+        max: u32,
+    },
+    UnknownGame {
+        game: GameNumber,
+    },
+    AutomaticScoreInvalid,
+}
+
+impl ReportProblem {
+    pub fn field(&self) -> ReportField {
+        match self {
+            ReportProblem::NoAccused
+            | ReportProblem::SelfReport { .. }
+            | ReportProblem::TooManyAccused { .. }
+            | ReportProblem::DuplicateAccused { .. } => ReportField::Accused,
+            ReportProblem::MessageMissing { .. } | ReportProblem::MessageTooLong { .. } => {
+                ReportField::Message
+            }
+            ReportProblem::FfaOnlyReason { .. } => ReportField::Reason,
+            ReportProblem::AccusedNotInGame { .. } => ReportField::Accused,
+            ReportProblem::NoAccusedInGame { .. }
+            | ReportProblem::TooManySupportingGames { .. } => ReportField::SupportingGames,
+            ReportProblem::UnknownGame { .. } => ReportField::Game,
+            ReportProblem::AutomaticScoreInvalid => ReportField::Reporter,
+        }
+    }
+
+    /// A sentence for the person filing.
+    pub fn message(&self) -> String {
+        match self {
+            ReportProblem::NoAccused => "Name at least one player to report.".into(),
+            ReportProblem::SelfReport { .. } => "You cannot report yourself.".into(),
+            ReportProblem::TooManyAccused { count, max } => format!(
+                "A report may name at most {max} players ({count} named)."
+            ),
+            ReportProblem::DuplicateAccused { player } => {
+                format!("Player {player} is named more than once.")
+            }
+            ReportProblem::MessageMissing { reason, min_chars } => format!(
+                "Reports for \"{reason}\" need a message of at least {min_chars} characters saying what happened."
+            ),
+            ReportProblem::MessageTooLong { chars, max } => format!(
+                "The message is {chars} characters long; at most {max} are allowed."
+            ),
+            ReportProblem::FfaOnlyReason { reason, game, .. } => format!(
+                "\"{reason}\" applies only to FFA and Solo games; game {game} is not one."
+            ),
+            ReportProblem::AccusedNotInGame { player, game } => {
+                format!("Player {player} did not play in game {game}.")
+            }
+            ReportProblem::NoAccusedInGame { game } => {
+                format!("None of the reported players played in game {game}.")
+            }
+            ReportProblem::TooManySupportingGames { count, max } => format!(
+                "At most {max} supporting games may be cited ({count} given)."
+            ),
+            ReportProblem::UnknownGame { game } => format!("There is no game {game}."),
+            ReportProblem::AutomaticScoreInvalid => {
+                "An automatic report's score must be a number between 0 and 1.".into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for ReportProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+/// Checks a report against the reporting rules and the cited games. Every problem is
+/// reported at once, so the reporter can fix them together.
+///
+/// The main game must have seated every accused player (the report is filed from that game's
+/// player pop-up). A supporting game needs at least one of the accused: with several accused,
+/// each game in a pattern of collusion or self-partnering may show any of them.
+pub fn validate_report(
+    report: &NewReport,
+    context: &ReportContext,
+    policy: &ModerationPolicy,
+) -> Result<ValidReport, Vec<ReportProblem>> {
+    let limits = &policy.report;
+    let mut problems = Vec::new();
+
+    if let Reporter::ChatAnalysis { score } | Reporter::ConductSignal { score } = report.reporter {
+        if !(0.0..=1.0).contains(&score) {
+            problems.push(ReportProblem::AutomaticScoreInvalid);
+        }
+    }
+
+    // Accused: at least one, at most max, no repeats, never the reporter.
+    let mut accused: Vec<PlayerId> = Vec::with_capacity(report.accused.len());
+    for player in &report.accused {
+        if accused.contains(player) {
+            let problem = ReportProblem::DuplicateAccused { player: *player };
+            if !problems.contains(&problem) {
+                problems.push(problem);
+            }
+        } else {
+            accused.push(*player);
+        }
+    }
+    if accused.is_empty() {
+        problems.push(ReportProblem::NoAccused);
+    }
+    if accused.len() > limits.max_accused as usize {
+        problems.push(ReportProblem::TooManyAccused {
+            count: accused.len(),
+            max: limits.max_accused,
+        });
+    }
+    if let Some(reporter) = report.reporter.player() {
+        if accused.contains(&reporter) {
+            problems.push(ReportProblem::SelfReport { player: reporter });
+        }
+    }
+
+    // Message: required for "other", bounded always.
+    let message = report
+        .message
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(str::to_string);
+    let chars = message.as_deref().map_or(0, |m| m.chars().count());
+    if chars > limits.message_max_chars as usize {
+        problems.push(ReportProblem::MessageTooLong {
+            chars,
+            max: limits.message_max_chars,
+        });
+    }
+    if report.reason.needs_message() && chars < limits.required_message_min_chars.max(1) as usize {
+        problems.push(ReportProblem::MessageMissing {
+            reason: report.reason,
+            min_chars: limits.required_message_min_chars.max(1),
+        });
+    }
+
+    // Games: the main game, then supporting games without repeats.
+    let mut supporting: Vec<GameNumber> = Vec::new();
+    for game in &report.supporting_games {
+        if Some(*game) != report.game && !supporting.contains(game) {
+            supporting.push(*game);
+        }
+    }
+    if supporting.len() > limits.max_supporting_games as usize {
+        problems.push(ReportProblem::TooManySupportingGames {
+            count: supporting.len(),
+            max: limits.max_supporting_games,
+        });
+    }
+    let cited = report.game.iter().map(|g| (*g, true)).chain(
+        supporting
+            .iter()
+            .take(limits.max_supporting_games as usize)
+            .map(|g| (*g, false)),
+    );
+    for (number, is_main) in cited {
+        let Some(game) = context.game(number) else {
+            problems.push(ReportProblem::UnknownGame { game: number });
+            continue;
+        };
+        if report.reason.is_ffa_only() && !game.variant.is_free_for_all() {
+            problems.push(ReportProblem::FfaOnlyReason {
+                reason: report.reason,
+                game: number,
+                variant: game.variant,
+            });
+        }
+        if is_main {
+            for player in accused.iter().filter(|p| !game.players.contains(p)) {
+                problems.push(ReportProblem::AccusedNotInGame {
+                    player: *player,
+                    game: number,
+                });
+            }
+        } else if !accused.is_empty() && !accused.iter().any(|p| game.players.contains(p)) {
+            problems.push(ReportProblem::NoAccusedInGame { game: number });
+        }
+    }
+
+    if problems.is_empty() {
+        Ok(ValidReport {
+            reporter: report.reporter,
+            accused,
+            reason: report.reason,
+            message,
+            game: report.game,
+            supporting_games: supporting,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+/// The open case a report joins: one per (accused player, reason).
+///
+/// A report naming several players is stored once and linked to each accused player's case,
+/// so that each player is judged, sanctioned and appeals on their own, while the entry still
+/// shows everyone the reporter named. The reason is its own category: the six reasons are
+/// already the seed's categories, and they differ in what evidence a decision needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CaseKey {
+    pub accused: PlayerId,
+    pub reason: ReportReason,
+}
+
+pub fn case_key(accused: PlayerId, reason: ReportReason) -> CaseKey {
+    CaseKey { accused, reason }
+}
+
+/// A stored report entry: one reporter's contribution, as far as merging needs it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportEntry {
+    pub id: ReportId,
+    pub reporter: Reporter,
+    pub accused: Vec<PlayerId>,
+    pub reason: ReportReason,
+    pub message: Option<String>,
+    pub game: Option<GameNumber>,
+    pub supporting_games: Vec<GameNumber>,
+    pub filed_at: DateTime<Utc>,
+    /// Already decided entries are closed: a new filing starts a new entry.
+    pub decided: bool,
+}
+
+/// What to do with a new filing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum MergeOutcome {
+    /// Store a new entry and link it to every case in [`ValidReport::case_keys`].
+    NewEntry,
+    /// Update the existing entry instead of duplicating it.
+    MergeInto {
+        entry: ReportId,
+        /// The entry's supporting games after the merge.
+        supporting_games: Vec<GameNumber>,
+        /// The entry's message after the merge (the new text appended).
+        message: Option<String>,
+        /// Whether the merged message was cut to the message limit.
+        message_truncated: bool,
+        /// Players named now but not before: link the entry to their cases as well.
+        added_accused: Vec<PlayerId>,
+        /// For automatic reports: the stronger of the two scores.
+        automatic_score: Option<f64>,
+    },
+}
+
+/// A second report by the same reporter about the same game and reason is merged into the
+/// first undecided one rather than duplicated. Reports without a game merge only when they
+/// name the same players (nothing else ties them to one incident).
+pub fn merge_decision(
+    existing: &[ReportEntry],
+    new: &ValidReport,
+    policy: &ModerationPolicy,
+) -> MergeOutcome {
+    let same_players = |entry: &ReportEntry| {
+        entry.accused.len() == new.accused.len()
+            && new.accused.iter().all(|p| entry.accused.contains(p))
+    };
+    let target = existing.iter().find(|entry| {
+        !entry.decided
+            && entry.reporter.same_as(&new.reporter)
+            && entry.reason == new.reason
+            && entry.game == new.game
+            && (new.game.is_some() || same_players(entry))
+    });
+    let Some(entry) = target else {
+        return MergeOutcome::NewEntry;
+    };
+
+    let mut supporting = entry.supporting_games.clone();
+    for game in &new.supporting_games {
+        if Some(*game) != entry.game && !supporting.contains(game) {
+            supporting.push(*game);
+        }
+    }
+    let (message, message_truncated) = append_message(
+        entry.message.as_deref(),
+        new.message.as_deref(),
+        policy.report.message_max_chars as usize,
+    );
+    let added_accused = new
+        .accused
+        .iter()
+        .filter(|p| !entry.accused.contains(p))
+        .copied()
+        .collect();
+    let automatic_score = match (
+        entry.reporter.automatic_score(),
+        new.reporter.automatic_score(),
+    ) {
+        (Some(a), Some(b)) => Some(unit(a.max(b))),
+        (a, b) => a.or(b),
+    };
+    MergeOutcome::MergeInto {
+        entry: entry.id,
+        supporting_games: supporting,
+        message,
+        message_truncated,
+        added_accused,
+        automatic_score,
+    }
+}
+
+/// Appends `new` below `old` (unless it repeats it), cut to `max_chars` characters.
+fn append_message(
+    old: Option<&str>,
+    new: Option<&str>,
+    max_chars: usize,
+) -> (Option<String>, bool) {
+    let joined = match (old, new) {
+        (Some(old), Some(new)) if old.contains(new) => old.to_string(),
+        (Some(old), Some(new)) => format!("{old}\n\n{new}"),
+        (Some(text), None) | (None, Some(text)) => text.to_string(),
+        (None, None) => return (None, false),
+    };
+    if joined.chars().count() > max_chars {
+        (Some(joined.chars().take(max_chars).collect()), true)
+    } else {
+        (Some(joined), false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    const ME: PlayerId = PlayerId(1);
+    const BLUE: PlayerId = PlayerId(2);
+    const YELLOW: PlayerId = PlayerId(3);
+    const GREEN: PlayerId = PlayerId(4);
+    const STRANGER: PlayerId = PlayerId(9);
+
+    fn context() -> ReportContext {
+        ReportContext {
+            games: vec![
+                GameFacts {
+                    number: GameNumber(100),
+                    variant: Variant::Ffa,
+                    players: vec![ME, BLUE, YELLOW, GREEN],
+                },
+                GameFacts {
+                    number: GameNumber(101),
+                    variant: Variant::Teams,
+                    players: vec![ME, BLUE, YELLOW, GREEN],
+                },
+                GameFacts {
+                    number: GameNumber(102),
+                    variant: Variant::Solo,
+                    players: vec![BLUE, STRANGER, PlayerId(10), PlayerId(11)],
+                },
+                GameFacts {
+                    number: GameNumber(103),
+                    variant: Variant::Ffa,
+                    players: vec![PlayerId(10), PlayerId(11), PlayerId(12), STRANGER],
+                },
+            ],
+        }
+    }
+
+    fn report(reason: ReportReason, accused: Vec<PlayerId>) -> NewReport {
+        NewReport {
+            reporter: Reporter::Player { player: ME },
+            accused,
+            reason,
+            message: None,
+            game: Some(GameNumber(100)),
+            supporting_games: vec![],
+        }
+    }
+
+    fn check(report: &NewReport) -> Result<ValidReport, Vec<ReportProblem>> {
+        validate_report(report, &context(), &ModerationPolicy::default())
+    }
+
+    fn codes(result: Result<ValidReport, Vec<ReportProblem>>) -> Vec<ReportProblem> {
+        result.err().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_plain_report_passes_and_is_normalised() {
+        let mut new = report(ReportReason::PrearrangedTeaming, vec![BLUE, GREEN]);
+        new.message = Some("  they attack me together every game  ".into());
+        new.supporting_games = vec![GameNumber(102), GameNumber(100), GameNumber(102)];
+        let valid = check(&new).expect("valid");
+        assert_eq!(
+            valid.message.as_deref(),
+            Some("they attack me together every game")
+        );
+        assert_eq!(valid.supporting_games, vec![GameNumber(102)]);
+        assert_eq!(valid.cited_games(), vec![GameNumber(100), GameNumber(102)]);
+        assert_eq!(
+            valid.case_keys(),
+            vec![
+                case_key(BLUE, ReportReason::PrearrangedTeaming),
+                case_key(GREEN, ReportReason::PrearrangedTeaming)
+            ]
+        );
+    }
+
+    #[test]
+    fn self_report_is_refused() {
+        let problems = codes(check(&report(ReportReason::OffensiveChat, vec![ME])));
+        assert_eq!(problems, vec![ReportProblem::SelfReport { player: ME }]);
+        assert_eq!(problems[0].field(), ReportField::Accused);
+    }
+
+    #[test]
+    fn accused_count_and_repeats() {
+        assert_eq!(
+            codes(check(&report(ReportReason::OffensiveChat, vec![]))),
+            vec![ReportProblem::NoAccused]
+        );
+        let problems = codes(check(&report(
+            ReportReason::OffensiveChat,
+            vec![BLUE, YELLOW, GREEN, BLUE, BLUE],
+        )));
+        assert_eq!(
+            problems,
+            vec![ReportProblem::DuplicateAccused { player: BLUE }]
+        );
+        let mut four = report(
+            ReportReason::OffensiveChat,
+            vec![BLUE, YELLOW, GREEN, STRANGER],
+        );
+        four.game = None;
+        assert_eq!(
+            codes(check(&four)),
+            vec![ReportProblem::TooManyAccused { count: 4, max: 3 }]
+        );
+    }
+
+    #[test]
+    fn other_needs_a_message_and_messages_are_bounded() {
+        let mut other = report(ReportReason::Other, vec![BLUE]);
+        other.message = Some("   ".into());
+        let problems = codes(check(&other));
+        assert!(matches!(
+            problems[..],
+            [ReportProblem::MessageMissing { .. }]
+        ));
+        assert_eq!(problems[0].field(), ReportField::Message);
+        other.message = Some("uses a bot to move, see the timing".into());
+        assert!(check(&other).is_ok());
+
+        let mut long = report(ReportReason::OffensiveChat, vec![BLUE]);
+        long.message = Some("é".repeat(2001));
+        assert_eq!(
+            codes(check(&long)),
+            vec![ReportProblem::MessageTooLong {
+                chars: 2001,
+                max: 2000
+            }]
+        );
+        long.message = Some("é".repeat(2000));
+        assert!(check(&long).is_ok(), "limit counts characters, not bytes");
+    }
+
+    #[test]
+    fn ffa_only_reasons_refuse_teams_games() {
+        let mut teaming = report(ReportReason::PrearrangedTeaming, vec![BLUE]);
+        teaming.game = Some(GameNumber(101));
+        let problems = codes(check(&teaming));
+        assert_eq!(
+            problems,
+            vec![ReportProblem::FfaOnlyReason {
+                reason: ReportReason::PrearrangedTeaming,
+                game: GameNumber(101),
+                variant: Variant::Teams
+            }]
+        );
+        assert!(problems[0].message().contains("FFA"));
+        // The same reason in a Teams supporting game is refused as well.
+        let mut support = report(ReportReason::RuleViolatingChat, vec![BLUE]);
+        support.supporting_games = vec![GameNumber(101)];
+        assert_eq!(codes(check(&support)).len(), 1);
+        // Not FFA-only: fine in Teams.
+        let mut abandon = report(ReportReason::Abandoning, vec![BLUE]);
+        abandon.game = Some(GameNumber(101));
+        assert!(check(&abandon).is_ok());
+        // No game at all: nothing to check the variant against.
+        let mut outside = report(ReportReason::RuleViolatingChat, vec![BLUE]);
+        outside.game = None;
+        assert!(check(&outside).is_ok());
+    }
+
+    #[test]
+    fn accused_must_have_played() {
+        let problems = codes(check(&report(
+            ReportReason::OffensiveChat,
+            vec![BLUE, STRANGER],
+        )));
+        assert_eq!(
+            problems,
+            vec![ReportProblem::AccusedNotInGame {
+                player: STRANGER,
+                game: GameNumber(100)
+            }]
+        );
+        // A supporting game needs one of the accused, not all of them.
+        let mut support = report(ReportReason::SelfPartnering, vec![BLUE, GREEN]);
+        support.supporting_games = vec![GameNumber(102), GameNumber(103)];
+        assert_eq!(
+            codes(check(&support)),
+            vec![ReportProblem::NoAccusedInGame {
+                game: GameNumber(103)
+            }]
+        );
+    }
+
+    #[test]
+    fn unknown_and_too_many_games() {
+        let mut unknown = report(ReportReason::Abandoning, vec![BLUE]);
+        unknown.game = Some(GameNumber(999));
+        unknown.supporting_games = vec![GameNumber(998)];
+        assert_eq!(
+            codes(check(&unknown)),
+            vec![
+                ReportProblem::UnknownGame {
+                    game: GameNumber(999)
+                },
+                ReportProblem::UnknownGame {
+                    game: GameNumber(998)
+                }
+            ]
+        );
+        let mut many = report(ReportReason::Abandoning, vec![BLUE]);
+        many.supporting_games = (0..11).map(|n| GameNumber(1000 + n)).collect();
+        let problems = codes(check(&many));
+        assert_eq!(
+            problems[0],
+            ReportProblem::TooManySupportingGames { count: 11, max: 10 }
+        );
+        // Games past the limit are not looked up one by one.
+        assert_eq!(problems.len(), 11);
+    }
+
+    #[test]
+    fn all_problems_at_once() {
+        let mut bad = report(ReportReason::Other, vec![ME, ME, STRANGER]);
+        bad.game = Some(GameNumber(101));
+        let problems = codes(check(&bad));
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        for problem in &problems {
+            assert!(!problem.message().is_empty());
+        }
+    }
+
+    #[test]
+    fn automatic_scores_must_be_in_range() {
+        let mut auto = report(ReportReason::OffensiveChat, vec![BLUE]);
+        auto.reporter = Reporter::ChatAnalysis { score: f64::NAN };
+        assert_eq!(
+            codes(check(&auto)),
+            vec![ReportProblem::AutomaticScoreInvalid]
+        );
+        auto.reporter = Reporter::ChatAnalysis { score: 0.8 };
+        // Automatic reports may concern anyone, including players the "reporter" never met.
+        assert!(check(&auto).is_ok());
+    }
+
+    fn entry(id: i64, game: Option<GameNumber>, reason: ReportReason) -> ReportEntry {
+        ReportEntry {
+            id: ReportId(id),
+            reporter: Reporter::Player { player: ME },
+            accused: vec![BLUE],
+            reason,
+            message: Some("first".into()),
+            game,
+            supporting_games: vec![GameNumber(102)],
+            filed_at: Utc
+                .with_ymd_and_hms(2024, 1, 1, 0, 0, 0)
+                .single()
+                .unwrap_or_default(),
+            decided: false,
+        }
+    }
+
+    fn valid(
+        game: Option<GameNumber>,
+        reason: ReportReason,
+        accused: Vec<PlayerId>,
+    ) -> ValidReport {
+        ValidReport {
+            reporter: Reporter::Player { player: ME },
+            accused,
+            reason,
+            message: Some("second".into()),
+            game,
+            supporting_games: vec![GameNumber(102), GameNumber(103)],
+        }
+    }
+
+    #[test]
+    fn same_game_and_reason_merges() {
+        let policy = ModerationPolicy::default();
+        let existing = vec![
+            entry(1, Some(GameNumber(101)), ReportReason::OffensiveChat),
+            entry(2, Some(GameNumber(100)), ReportReason::OffensiveChat),
+        ];
+        let outcome = merge_decision(
+            &existing,
+            &valid(
+                Some(GameNumber(100)),
+                ReportReason::OffensiveChat,
+                vec![BLUE, GREEN],
+            ),
+            &policy,
+        );
+        assert_eq!(
+            outcome,
+            MergeOutcome::MergeInto {
+                entry: ReportId(2),
+                supporting_games: vec![GameNumber(102), GameNumber(103)],
+                message: Some("first\n\nsecond".into()),
+                message_truncated: false,
+                added_accused: vec![GREEN],
+                automatic_score: None,
+            }
+        );
+    }
+
+    #[test]
+    fn different_reason_game_reporter_or_decided_is_new() {
+        let policy = ModerationPolicy::default();
+        let new = valid(
+            Some(GameNumber(100)),
+            ReportReason::OffensiveChat,
+            vec![BLUE],
+        );
+        let mut other_reason = entry(1, Some(GameNumber(100)), ReportReason::Abandoning);
+        assert_eq!(
+            merge_decision(&[other_reason.clone()], &new, &policy),
+            MergeOutcome::NewEntry
+        );
+        other_reason.reason = ReportReason::OffensiveChat;
+        other_reason.decided = true;
+        assert_eq!(
+            merge_decision(&[other_reason.clone()], &new, &policy),
+            MergeOutcome::NewEntry
+        );
+        other_reason.decided = false;
+        other_reason.reporter = Reporter::Player { player: GREEN };
+        assert_eq!(
+            merge_decision(&[other_reason], &new, &policy),
+            MergeOutcome::NewEntry
+        );
+        assert_eq!(
+            merge_decision(
+                &[entry(1, Some(GameNumber(101)), ReportReason::OffensiveChat)],
+                &new,
+                &policy
+            ),
+            MergeOutcome::NewEntry
+        );
+    }
+
+    #[test]
+    fn game_less_reports_merge_only_for_the_same_players() {
+        let policy = ModerationPolicy::default();
+        let existing = [entry(5, None, ReportReason::OffensiveChat)];
+        assert!(matches!(
+            merge_decision(
+                &existing,
+                &valid(None, ReportReason::OffensiveChat, vec![BLUE]),
+                &policy
+            ),
+            MergeOutcome::MergeInto {
+                entry: ReportId(5),
+                ..
+            }
+        ));
+        assert_eq!(
+            merge_decision(
+                &existing,
+                &valid(None, ReportReason::OffensiveChat, vec![GREEN]),
+                &policy
+            ),
+            MergeOutcome::NewEntry
+        );
+    }
+
+    #[test]
+    fn merged_messages_do_not_repeat_and_are_cut_to_the_limit() {
+        let mut policy = ModerationPolicy::default();
+        let mut existing = entry(1, Some(GameNumber(100)), ReportReason::OffensiveChat);
+        existing.message = Some("he said second".into());
+        let new = valid(
+            Some(GameNumber(100)),
+            ReportReason::OffensiveChat,
+            vec![BLUE],
+        );
+        let MergeOutcome::MergeInto { message, .. } =
+            merge_decision(&[existing.clone()], &new, &policy)
+        else {
+            panic!("expected a merge");
+        };
+        assert_eq!(message.as_deref(), Some("he said second"));
+
+        policy.report.message_max_chars = 8;
+        existing.message = Some("first".into());
+        let MergeOutcome::MergeInto {
+            message,
+            message_truncated,
+            ..
+        } = merge_decision(&[existing], &new, &policy)
+        else {
+            panic!("expected a merge");
+        };
+        assert_eq!(message.as_deref(), Some("first\n\ns"));
+        assert!(message_truncated);
+    }
+
+    #[test]
+    fn automatic_reports_merge_with_the_stronger_score() {
+        let policy = ModerationPolicy::default();
+        let mut existing = entry(3, Some(GameNumber(100)), ReportReason::OffensiveChat);
+        existing.reporter = Reporter::ChatAnalysis { score: 0.4 };
+        let mut new = valid(
+            Some(GameNumber(100)),
+            ReportReason::OffensiveChat,
+            vec![BLUE],
+        );
+        new.reporter = Reporter::ChatAnalysis { score: 0.7 };
+        assert!(matches!(
+            merge_decision(&[existing.clone()], &new, &policy),
+            MergeOutcome::MergeInto { automatic_score: Some(s), .. } if (s - 0.7).abs() < 1e-12
+        ));
+        // A conduct signal is a different reporter than chat analysis.
+        new.reporter = Reporter::ConductSignal { score: 0.7 };
+        assert_eq!(
+            merge_decision(&[existing], &new, &policy),
+            MergeOutcome::NewEntry
+        );
+    }
+}
