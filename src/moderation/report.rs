@@ -859,4 +859,54 @@ mod tests {
             MergeOutcome::NewEntry
         );
     }
+
+    proptest::proptest! {
+        /// Any input is either accepted or refused with reasons: never a panic, and a valid
+        /// report honours every limit.
+        #[test]
+        fn validation_never_panics(
+            reporter in 0i64..6,
+            accused in proptest::collection::vec(0i64..6, 0..6),
+            reason in proptest::sample::select(ReportReason::ALL.to_vec()),
+            message in proptest::option::of(".{0,40}"),
+            game in proptest::option::of(98i64..105),
+            supporting in proptest::collection::vec(98i64..120, 0..14),
+            score in proptest::num::f64::ANY,
+            automatic in proptest::bool::ANY,
+        ) {
+            let mut policy = ModerationPolicy::default();
+            policy.report.max_supporting_games = 4;
+            policy.report.message_max_chars = 30;
+            let new = NewReport {
+                reporter: if automatic {
+                    Reporter::ChatAnalysis { score }
+                } else {
+                    Reporter::Player { player: PlayerId(reporter) }
+                },
+                accused: accused.into_iter().map(PlayerId).collect(),
+                reason,
+                message,
+                game: game.map(GameNumber),
+                supporting_games: supporting.into_iter().map(GameNumber).collect(),
+            };
+            match validate_report(&new, &context(), &policy) {
+                Ok(valid) => {
+                    proptest::prop_assert!(!valid.accused.is_empty() && valid.accused.len() <= 3);
+                    proptest::prop_assert!(valid.supporting_games.len() <= 4);
+                    proptest::prop_assert!(valid.message.as_deref().map_or(0, |m| m.chars().count()) <= 30);
+                    if let Some(me) = valid.reporter.player() {
+                        proptest::prop_assert!(!valid.accused.contains(&me));
+                    }
+                    let merged = merge_decision(&[], &valid, &policy);
+                    proptest::prop_assert_eq!(merged, MergeOutcome::NewEntry);
+                }
+                Err(problems) => {
+                    proptest::prop_assert!(!problems.is_empty());
+                    for problem in problems {
+                        proptest::prop_assert!(!problem.message().is_empty());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -213,4 +213,45 @@ mod tests {
         let s = standing(ME, &[at_end], &[], DateTime::<Utc>::MAX_UTC);
         assert!(!s.may_chat);
     }
+
+    proptest::proptest! {
+        /// Standing agrees with the sanctions one by one: blocked exactly when some relevant
+        /// sanction is active, and the end time is never before now.
+        #[test]
+        fn standing_matches_active_sanctions(
+            rows in proptest::collection::vec(
+                (0usize..3, -48i64..48, proptest::option::of(0u32..5000), proptest::bool::ANY),
+                0..6,
+            ),
+            now_offset in -60i64..60,
+        ) {
+            let kinds = [SanctionKind::ChatBan, SanctionKind::PlayBan, SanctionKind::ClubBan];
+            let sanctions: Vec<Sanction> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, (kind, start, minutes, lifted))| {
+                    let duration = minutes.map_or(SanctionDuration::Permanent, |m| {
+                        SanctionDuration::Temporary { minutes: m }
+                    });
+                    let mut s = ban(i as i64, kinds[*kind % 3], *start, duration);
+                    if *lifted {
+                        s.lifted_at = Some(t0());
+                    }
+                    s
+                })
+                .collect();
+            let now = t0() + TimeDelta::hours(now_offset);
+            let s = standing(ME, &sanctions, &[], now);
+            let chat_blocked = sanctions.iter().any(|x| x.kind.blocks_chat() && x.is_active(now));
+            let play_blocked = sanctions.iter().any(|x| x.kind.blocks_play() && x.is_active(now));
+            proptest::prop_assert_eq!(s.may_chat, !chat_blocked);
+            proptest::prop_assert_eq!(s.may_play, !play_blocked);
+            for until in [s.chat_until, s.play_until, s.report_until].into_iter().flatten() {
+                proptest::prop_assert!(until > now);
+            }
+            if s.may_chat {
+                proptest::prop_assert_eq!(s.chat_until, None);
+            }
+        }
+    }
 }
