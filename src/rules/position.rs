@@ -632,11 +632,17 @@ impl Position {
         a != b && (!self.rules.teams || a.partner() != b)
     }
 
+    /// Dead pieces belong to nobody: anyone may take them where the rules allow it, even
+    /// their former owner's walking king (real games: `Kd14xd13` onto a dead Yellow pawn in
+    /// `ffa/cc_game_0189_4pco`-style records).
     #[inline(always)]
     fn capturable(&self, code: u8, friendly: u8) -> bool {
         is_piece(code)
-            && (friendly >> seat_of(code)) & 1 == 0
-            && (code & DEAD == 0 || self.rules.dead_capturable)
+            && if code & DEAD == 0 {
+                (friendly >> seat_of(code)) & 1 == 0
+            } else {
+                self.rules.dead_capturable
+            }
     }
 
     // -----------------------------------------------------------------------------------------
