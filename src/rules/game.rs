@@ -267,6 +267,7 @@ impl Game {
         }
         // Kings attacked by the mover's pieces after the move.
         let mut checks = Vec::new();
+        let mut active_checked = 0;
         let mut queen_checks = false;
         for seat in Seat::ALL {
             if seat == mover
@@ -279,14 +280,21 @@ impl Game {
                 let attackers = self.position.attackers_of_seat(k, mover);
                 if !attackers.is_empty() {
                     checks.push(seat);
-                    if attackers.iter().any(|(_, kind)| kind.is_queenlike()) {
-                        queen_checks = true;
+                    // Only kings of active players count for the multiple-check bonus: in the
+                    // real games a `++` on an active and a walking (resigned) king scores
+                    // nothing (e.g. `ffa/cc_game_0040` ply 254 `Qf7-d9++`, `cc_game_0108`
+                    // ply 306 `Qb11-d9++`: the Result tags are one point lower otherwise).
+                    if self.position.status(seat) == SeatStatus::Active {
+                        active_checked += 1;
+                        if attackers.iter().any(|(_, kind)| kind.is_queenlike()) {
+                            queen_checks = true;
+                        }
                     }
                 }
             }
         }
         if points_game && !mover_walking {
-            let bonus = match (checks.len(), queen_checks) {
+            let bonus = match (active_checked, queen_checks) {
                 (2, false) => 5,
                 (2, true) => 1,
                 (3, false) => 20,
@@ -346,8 +354,19 @@ impl Game {
         } else {
             EliminationCause::Resigned
         };
+        let resign_draw = self.resignation_draws(seat);
         if self.position.status(seat) == SeatStatus::Active {
             self.eliminate(seat, cause, None, &mut eliminations);
+        }
+        if resign_draw {
+            // The resigner still shares the draw: `ffa/cc_game_0052`, `cc_game_0232`:
+            // "(insuff. material; Yellow +10, Green +10)" right after Green's `R`.
+            for s in Seat::ALL {
+                if s == seat || self.position.status(s) == SeatStatus::Active {
+                    self.position.add_points(s, self.rules.draw_bonus);
+                }
+            }
+            self.end = Some(GameEnd::Draw(DrawReason::InsufficientMaterial));
         }
         if self.position.turn() == seat && self.position.status(seat) != SeatStatus::Active {
             self.position.advance_turn();
@@ -378,6 +397,45 @@ impl Game {
         };
         let mut eliminations = Vec::new();
         self.eliminate(seat, cause, None, &mut eliminations);
+        Ok(())
+    }
+
+    /// FFA: a resignation that leaves one active player who cannot mate the resigner's lone
+    /// walking king (a lone king, or king and one minor piece) ends the game drawn.
+    fn resignation_draws(&self, seat: Seat) -> bool {
+        if !self.is_points()
+            || !self.rules.dead_king_walking
+            || self.position.status(seat) != SeatStatus::Active
+        {
+            return false;
+        }
+        let others: Vec<Seat> = self
+            .active_seats()
+            .into_iter()
+            .filter(|&s| s != seat)
+            .collect();
+        if others.len() != 1 {
+            return false;
+        }
+        let mut minors = 0;
+        for &sq in self.position.pieces_of(others[0]) {
+            match self.position.piece_at(sq) {
+                Some(p) if p.dead || p.kind == PieceKind::King => {}
+                Some(p) if matches!(p.kind, PieceKind::Bishop | PieceKind::Knight) => minors += 1,
+                Some(_) => return false,
+                None => {}
+            }
+        }
+        minors <= 1
+    }
+
+    /// End the game drawn by a rule the record states but does not show (the site's own
+    /// 50-move count, a claimed repetition): the usual draw bonuses apply.
+    pub fn declare_draw(&mut self, reason: DrawReason) -> Result<(), GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        self.finish(GameEnd::Draw(reason));
         Ok(())
     }
 
@@ -417,7 +475,10 @@ impl Game {
                         // players" (seed 000 FFA rule 4).
                         let remaining = self.active_seats();
                         if !remaining.is_empty() {
-                            let share = self.rules.self_stalemate_points / remaining.len() as i32;
+                            // Rounded to the nearest point: 20 shared by three is 7 each in
+                            // `ffa/cc_game_0088` (Red's walking king stalemated at ply 204).
+                            let n = remaining.len() as i32;
+                            let share = (self.rules.self_stalemate_points + n / 2) / n;
                             for s in remaining {
                                 self.position.add_points(s, share);
                             }
@@ -459,12 +520,24 @@ impl Game {
             return Err(GameError::GameOver);
         }
         let mut eliminations = Vec::new();
+        let mut kings = 0;
         for seat in Seat::ALL {
-            if seat != claimer && self.position.status(seat) == SeatStatus::Active {
+            if seat == claimer || self.position.status(seat) == SeatStatus::Out {
+                continue;
+            }
+            kings += 1;
+            if self.position.status(seat) == SeatStatus::Active {
                 self.eliminate(seat, EliminationCause::Claimed, Some(claimer), &mut eliminations);
             }
         }
-        let end = self.check_end(&eliminations);
+        // "(Red +40)" in `ffa/cc_game_0243`: Blue still active and Yellow's king walking, so
+        // the claimer collects 20 for every other king still in play, active or walking.
+        if self.is_points() {
+            self.position
+                .add_points(claimer, kings * self.rules.walking_king_bonus);
+        }
+        self.end = Some(GameEnd::LastPlayer(Some(claimer)));
+        let end = self.end;
         Ok(PlyReport {
             mover: claimer,
             mv: None,
@@ -482,8 +555,24 @@ impl Game {
         }
         if let GameEnd::Draw(_) = end {
             if self.is_points() {
-                for s in self.active_seats() {
-                    self.position.add_points(s, self.rules.draw_bonus);
+                // +10 to each remaining player, and the 20 of every walking king still on the
+                // board shared among them: `ffa/human_4pc_game_97969768` (insufficient
+                // material with Red's king walking: Blue and Green +20 each) and
+                // `ffa/cc_game_0192_4pco` (50-move rule with Yellow's king walking: Red and
+                // Green +20 each).
+                let active = self.active_seats();
+                let walking = Seat::ALL
+                    .into_iter()
+                    .filter(|&s| self.position.status(s) == SeatStatus::Walking)
+                    .count() as i32;
+                let n = active.len() as i32;
+                let share = if n > 0 {
+                    (walking * self.rules.walking_king_bonus + n / 2) / n
+                } else {
+                    0
+                };
+                for s in active {
+                    self.position.add_points(s, self.rules.draw_bonus + share);
                 }
             }
         }

@@ -7,7 +7,9 @@
 
 use std::fmt;
 
-use super::game::{Elimination, EliminationCause, Game, GameEnd, PlyReport, Standing};
+use super::game::{
+    DrawReason, Elimination, EliminationCause, Game, GameEnd, PlyReport, Standing,
+};
 use super::geometry::Seat;
 use super::pgn4::{self, Marker, MoveText, ParseError, Pgn4, PlyAction, PlyText, SquareText};
 use super::piece::{Piece, PieceKind};
@@ -245,6 +247,9 @@ pub fn replay_parsed(pgn: Pgn4) -> Result<Replay, ReplayError> {
             end: report.end,
         });
     }
+    if game.end().is_none() {
+        apply_termination(&mut game, pgn.tag("Termination").unwrap_or(""));
+    }
     positions.push(*game.position());
     moves_made.push(game.moves_made());
     let tag_result = pgn.tag("Result").map(|r| read_result(&pgn, r, &rules));
@@ -261,6 +266,38 @@ pub fn replay_parsed(pgn: Pgn4) -> Result<Replay, ReplayError> {
         standing,
         tag_result,
     })
+}
+
+/// Ends the record does not show as plies, read from the `Termination` tag: a claimed win
+/// (`(Green +20)`, `Game over. (Red +40)` while several players are still in), the site's
+/// 50-move rule, a claimed repetition or insufficient material.
+fn apply_termination(game: &mut Game, termination: &str) {
+    let t = termination.to_ascii_lowercase();
+    let draw = if t.contains("50-move") {
+        Some(DrawReason::FiftyMoves)
+    } else if t.contains("3-fold") || t.contains("repetition") {
+        Some(DrawReason::Repetition)
+    } else if t.contains("insuff") {
+        Some(DrawReason::InsufficientMaterial)
+    } else {
+        None
+    };
+    if let Some(reason) = draw {
+        let _ = game.declare_draw(reason);
+        return;
+    }
+    if let Some(open) = termination.find('(') {
+        let inner = &termination[open + 1..];
+        if let Some((name, rest)) = inner.split_once(" +") {
+            let seat = Seat::ALL.into_iter().find(|s| s.name() == name.trim());
+            let is_bonus = rest.trim_end_matches(')').trim().parse::<u32>().is_ok();
+            if let (Some(seat), true) = (seat, is_bonus) {
+                if game.position().status(seat) == SeatStatus::Active {
+                    let _ = game.claim_win(seat);
+                }
+            }
+        }
+    }
 }
 
 fn setup_error(e: SetupError) -> ReplayError {
