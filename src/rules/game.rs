@@ -286,7 +286,15 @@ impl Game {
                     // ply 306 `Qb11-d9++`: the Result tags are one point lower otherwise).
                     if self.position.status(seat) == SeatStatus::Active {
                         active_checked += 1;
-                        if attackers.iter().any(|(_, kind)| kind.is_queenlike()) {
+                        // "With a queen" (+1 / +5 instead of +5 / +20): the real games score
+                        // bishop double checks as +1 (`ffa/cc_game_0066` ply 92 `Bj9-k10++`,
+                        // `cc_game_0100` ply 189 `Be5-i9++`) and a knight double check as +5
+                        // (`cc_game_0222_4pco` ply 278 `Ng10-h12++`), so every line piece
+                        // counts as the reduced case; rooks have no example and follow bishops.
+                        if attackers.iter().any(|(_, kind)| {
+                            kind.is_queenlike()
+                                || matches!(kind, PieceKind::Bishop | PieceKind::Rook)
+                        }) {
                             queen_checks = true;
                         }
                     }
