@@ -459,6 +459,33 @@ impl Position {
         }
     }
 
+    /// A position from a piece list (`(seat, kind, "e4")`), for tests and custom setups: no
+    /// castling rights, `out` seats already eliminated (their pieces dead).
+    pub fn from_pieces(
+        rules: &RuleSet,
+        turn: Seat,
+        pieces: &[(Seat, PieceKind, &str)],
+        out: &[Seat],
+    ) -> Result<Position, SetupError> {
+        let mut pos = Position::empty(rules.geometry, rules.moves);
+        for &(seat, kind, name) in pieces {
+            let sq = rules
+                .geometry
+                .parse_square(name)
+                .ok_or_else(|| SetupError::PieceOffBoard {
+                    square: name.to_string(),
+                })?;
+            let dead = out.contains(&seat);
+            pos.put(sq, Piece { seat, kind, dead })?;
+        }
+        for &seat in out {
+            pos.status[seat.index()] = SeatStatus::Out;
+        }
+        pos.turn = turn;
+        pos.finish_setup();
+        Ok(pos)
+    }
+
     fn put(&mut self, sq: Square, piece: Piece) -> Result<(), SetupError> {
         let seat = piece.seat.index();
         if self.piece_count[seat] as usize >= MAX_PIECES {
