@@ -102,11 +102,17 @@ fn teams_mate_waits_for_the_mated_players_turn_so_the_partner_can_rescue() {
     let mut game = back_rank_mate(RuleSet::teams());
     let report = play(&mut game, "e5-e1");
     assert_eq!(report.checks, vec![Red]);
-    assert!(report.eliminations.is_empty(), "mate must wait for Red's turn");
+    assert!(
+        report.eliminations.is_empty(),
+        "mate must wait for Red's turn"
+    );
     play(&mut game, "e14-e1");
     play(&mut game, "n8-n7");
     assert_eq!(game.to_move(), Red);
-    assert!(!legal(game.position()).is_empty(), "the partner rescued Red");
+    assert!(
+        !legal(game.position()).is_empty(),
+        "the partner rescued Red"
+    );
     assert_eq!(game.end(), None);
 }
 
@@ -285,8 +291,13 @@ fn stalemated_red(out: &[Seat]) -> Game {
 fn last_standing_stalemate_removes_the_player() {
     let mut game = stalemated_red(&[]);
     assert!(game.legal_moves().is_empty());
-    assert!(game.no_move(EliminationCause::Mated).is_err(), "not in check");
-    let report = game.no_move(EliminationCause::Stalemated).expect("stalemate");
+    assert!(
+        game.no_move(EliminationCause::Mated).is_err(),
+        "not in check"
+    );
+    let report = game
+        .no_move(EliminationCause::Stalemated)
+        .expect("stalemate");
     assert_eq!(report.eliminations[0].seat, Red);
     assert_eq!(report.end, None);
     assert_eq!(game.to_move(), Blue);
@@ -295,7 +306,9 @@ fn last_standing_stalemate_removes_the_player() {
 #[test]
 fn last_standing_stalemate_with_two_left_is_a_draw() {
     let mut game = stalemated_red(&[Blue, Green]);
-    let report = game.no_move(EliminationCause::Stalemated).expect("stalemate");
+    let report = game
+        .no_move(EliminationCause::Stalemated)
+        .expect("stalemate");
     assert_eq!(report.end, Some(GameEnd::Draw(DrawReason::Stalemate)));
     assert_eq!(game.standing().scores, [0.0, 0.0, 1.0, 0.0]);
 }
@@ -315,7 +328,9 @@ fn ffa_self_stalemate_scores_20() {
         ],
         &[],
     );
-    let report = game.no_move(EliminationCause::Stalemated).expect("stalemate");
+    let report = game
+        .no_move(EliminationCause::Stalemated)
+        .expect("stalemate");
     assert_eq!(report.points_after[Red.index()], 20);
 }
 
@@ -334,7 +349,9 @@ fn teams_stalemate_is_a_draw() {
         ],
         &[],
     );
-    let report = game.no_move(EliminationCause::Stalemated).expect("stalemate");
+    let report = game
+        .no_move(EliminationCause::Stalemated)
+        .expect("stalemate");
     assert_eq!(report.end, Some(GameEnd::Draw(DrawReason::Stalemate)));
 }
 
@@ -343,7 +360,11 @@ fn quatro_scores_0_2_4_8_by_elimination_order() {
     let mut game = start(RuleSet::quatro());
     // 16 pawn moves, 4 knight moves and the two corner pawns' captures of the neighbours'
     // first pawns (seed 003 rule 5.4: "as their first move, capture the opponent's pawn").
-    let moves: Vec<String> = game.legal_moves().iter().map(|m| m.coordinate_text()).collect();
+    let moves: Vec<String> = game
+        .legal_moves()
+        .iter()
+        .map(|m| m.coordinate_text())
+        .collect();
     assert_eq!(moves.len(), 22);
     assert!(moves.contains(&"c2-b3".to_string()) && moves.contains(&"j2-k3".to_string()));
     game.resign_seat(Blue, false).expect("out");
@@ -368,8 +389,14 @@ fn quatro_statues_cannot_be_captured() {
         ],
         &[Blue],
     );
-    assert!(!game.legal_moves().iter().any(|m| m.coordinate_text() == "d4-d8"));
-    assert!(game.legal_moves().iter().any(|m| m.coordinate_text() == "d4-d7"));
+    assert!(!game
+        .legal_moves()
+        .iter()
+        .any(|m| m.coordinate_text() == "d4-d8"));
+    assert!(game
+        .legal_moves()
+        .iter()
+        .any(|m| m.coordinate_text() == "d4-d7"));
     play(&mut game, "d4-d7");
 }
 

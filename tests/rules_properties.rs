@@ -7,7 +7,13 @@ use arbiter::rules::ruleset::RuleSet;
 use proptest::prelude::*;
 
 fn rules_for(index: usize) -> RuleSet {
-    let spec = ["teams EnPassant", "ffa EnPassant DeadKingWalking PromoteTo=D", "ffa EnPassant=next", "quatro", "multiplayer"];
+    let spec = [
+        "teams EnPassant",
+        "ffa EnPassant DeadKingWalking PromoteTo=D",
+        "ffa EnPassant=next",
+        "quatro",
+        "multiplayer",
+    ];
     RuleSet::from_spec(spec[index % spec.len()]).expect("spec")
 }
 
@@ -80,8 +86,14 @@ fn start_positions_write_the_sites_fen4() {
     let rules = RuleSet::teams();
     let modern = Position::standard(&rules, false).expect("4PC");
     let classic = Position::standard(&rules, true).expect("4PCo");
-    assert_eq!(fen4::write(&modern.to_fen4()), fen4::write(&fen4::parse(fen4::START_4PC).expect("fen")));
-    assert_eq!(fen4::write(&classic.to_fen4()), fen4::write(&fen4::parse(fen4::START_4PCO).expect("fen")));
+    assert_eq!(
+        fen4::write(&modern.to_fen4()),
+        fen4::write(&fen4::parse(fen4::START_4PC).expect("fen"))
+    );
+    assert_eq!(
+        fen4::write(&classic.to_fen4()),
+        fen4::write(&fen4::parse(fen4::START_4PCO).expect("fen"))
+    );
     let read = Position::from_setup(fen4::START_4PC, &rules).expect("from text");
     assert_eq!(read, modern);
 }

@@ -165,7 +165,10 @@ fn en_passant_by_a_player_not_next_after_the_pusher() {
         // With the narrow window the same record must fail.
         let narrow = text.replace("EnPassant", "EnPassant=next");
         assert!(
-            matches!(replay::replay(&narrow), Err(ReplayError::IllegalMove { .. })),
+            matches!(
+                replay::replay(&narrow),
+                Err(ReplayError::IllegalMove { .. })
+            ),
             "{name} must need the wide window"
         );
         drop(replay);

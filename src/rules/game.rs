@@ -201,9 +201,17 @@ impl Game {
             .collect()
     }
 
-    fn eliminate(&mut self, seat: Seat, cause: EliminationCause, by: Option<Seat>, out: &mut Vec<Elimination>) {
-        let walking = matches!(cause, EliminationCause::Resigned | EliminationCause::TimedOut)
-            && self.rules.dead_king_walking
+    fn eliminate(
+        &mut self,
+        seat: Seat,
+        cause: EliminationCause,
+        by: Option<Seat>,
+        out: &mut Vec<Elimination>,
+    ) {
+        let walking = matches!(
+            cause,
+            EliminationCause::Resigned | EliminationCause::TimedOut
+        ) && self.rules.dead_king_walking
             && self.position.status(seat) == SeatStatus::Active
             && self.position.king_square(seat).is_some();
         let fate = if walking {
@@ -263,7 +271,12 @@ impl Game {
             }
         }
         if let Some(victim) = effect.king_captured {
-            self.eliminate(victim, EliminationCause::KingCaptured, Some(mover), &mut eliminations);
+            self.eliminate(
+                victim,
+                EliminationCause::KingCaptured,
+                Some(mover),
+                &mut eliminations,
+            );
         }
         // Kings attacked by the mover's pieces after the move.
         let mut checks = Vec::new();
@@ -320,7 +333,12 @@ impl Game {
                     if points_game && !mover_walking {
                         self.position.add_points(mover, self.rules.mate_points);
                     }
-                    self.eliminate(seat, EliminationCause::Mated, Some(mover), &mut eliminations);
+                    self.eliminate(
+                        seat,
+                        EliminationCause::Mated,
+                        Some(mover),
+                        &mut eliminations,
+                    );
                 }
             }
         }
@@ -476,24 +494,23 @@ impl Game {
         if cause == EliminationCause::Stalemated && self.rules.stalemate == StalemateRule::Draw {
             end = Some(GameEnd::Draw(DrawReason::Stalemate));
         } else {
-            if self.is_points() {
-                if cause == EliminationCause::Stalemated {
-                    if walking {
-                        // "Points for stalemated resigned kings are shared among all remaining
-                        // players" (seed 000 FFA rule 4).
-                        let remaining = self.active_seats();
-                        if !remaining.is_empty() {
-                            // Rounded to the nearest point: 20 shared by three is 7 each in
-                            // `ffa/cc_game_0088` (Red's walking king stalemated at ply 204).
-                            let n = remaining.len() as i32;
-                            let share = (self.rules.self_stalemate_points + n / 2) / n;
-                            for s in remaining {
-                                self.position.add_points(s, share);
-                            }
+            if self.is_points() && cause == EliminationCause::Stalemated {
+                if walking {
+                    // "Points for stalemated resigned kings are shared among all remaining
+                    // players" (seed 000 FFA rule 4).
+                    let remaining = self.active_seats();
+                    if !remaining.is_empty() {
+                        // Rounded to the nearest point: 20 shared by three is 7 each in
+                        // `ffa/cc_game_0088` (Red's walking king stalemated at ply 204).
+                        let n = remaining.len() as i32;
+                        let share = (self.rules.self_stalemate_points + n / 2) / n;
+                        for s in remaining {
+                            self.position.add_points(s, share);
                         }
-                    } else {
-                        self.position.add_points(seat, self.rules.self_stalemate_points);
                     }
+                } else {
+                    self.position
+                        .add_points(seat, self.rules.self_stalemate_points);
                 }
             }
             let stalemate_draw = cause == EliminationCause::Stalemated
@@ -535,7 +552,12 @@ impl Game {
             }
             kings += 1;
             if self.position.status(seat) == SeatStatus::Active {
-                self.eliminate(seat, EliminationCause::Claimed, Some(claimer), &mut eliminations);
+                self.eliminate(
+                    seat,
+                    EliminationCause::Claimed,
+                    Some(claimer),
+                    &mut eliminations,
+                );
             }
         }
         // "(Red +40)" in `ffa/cc_game_0243`: Blue still active and Yellow's king walking, so
@@ -657,7 +679,11 @@ impl Game {
         match self.rules.scoring {
             Scoring::Teams => {
                 if let Some(GameEnd::TeamWin(s)) = self.end {
-                    let team = if s.index() % 2 == 0 { Seat::Red } else { Seat::Blue };
+                    let team = if s.index() % 2 == 0 {
+                        Seat::Red
+                    } else {
+                        Seat::Blue
+                    };
                     team_winner = Some(team);
                     for seat in Seat::ALL {
                         if seat.index() % 2 == team.index() {
@@ -690,7 +716,11 @@ impl Game {
                 let remaining: Vec<Seat> = self.active_seats();
                 let drawn = matches!(self.end, Some(GameEnd::Draw(_)));
                 for s in remaining {
-                    scores[s.index()] = if drawn { order[3] / 2.0 } else { order[next.min(3)] };
+                    scores[s.index()] = if drawn {
+                        order[3] / 2.0
+                    } else {
+                        order[next.min(3)]
+                    };
                 }
             }
             Scoring::OneOverN => {

@@ -168,15 +168,36 @@ pub struct MoveEffect {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupError {
     /// A piece letter this core cannot play (fairy pieces).
-    UnsupportedPiece { letter: char, square: String },
+    UnsupportedPiece {
+        letter: char,
+        square: String,
+    },
     /// Walls (`X`) on real squares: custom board shapes are not supported.
-    UnsupportedWall { square: String },
-    BadSeat { letter: char, square: String },
-    RowCount { expected: usize, found: usize },
-    RowLength { row: usize, expected: usize, found: usize },
-    PieceOffBoard { square: String },
-    TooManyPieces { seat: Seat },
-    TwoKings { seat: Seat },
+    UnsupportedWall {
+        square: String,
+    },
+    BadSeat {
+        letter: char,
+        square: String,
+    },
+    RowCount {
+        expected: usize,
+        found: usize,
+    },
+    RowLength {
+        row: usize,
+        expected: usize,
+        found: usize,
+    },
+    PieceOffBoard {
+        square: String,
+    },
+    TooManyPieces {
+        seat: Seat,
+    },
+    TwoKings {
+        seat: Seat,
+    },
     BadTurn(char),
     BadExtra(String),
     /// The named setup needs an 8-square arm.
@@ -380,7 +401,10 @@ impl PartialEq for Position {
             && self.ep == other.ep
             && self.halfmove == other.halfmove
             && self.points == other.points
-            && self.geometry.squares().all(|sq| self.board[sq as usize] == other.board[sq as usize])
+            && self
+                .geometry
+                .squares()
+                .all(|sq| self.board[sq as usize] == other.board[sq as usize])
     }
 }
 
@@ -469,12 +493,13 @@ impl Position {
     ) -> Result<Position, SetupError> {
         let mut pos = Position::empty(rules.geometry, rules.moves);
         for &(seat, kind, name) in pieces {
-            let sq = rules
-                .geometry
-                .parse_square(name)
-                .ok_or_else(|| SetupError::PieceOffBoard {
-                    square: name.to_string(),
-                })?;
+            let sq =
+                rules
+                    .geometry
+                    .parse_square(name)
+                    .ok_or_else(|| SetupError::PieceOffBoard {
+                        square: name.to_string(),
+                    })?;
             let dead = out.contains(&seat);
             pos.put(sq, Piece { seat, kind, dead })?;
         }
@@ -1207,7 +1232,8 @@ impl Position {
     /// Board part of a move by seat `s`: pieces, rights, e.p. fields, clock, king capture.
     fn make_board_only(&mut self, mv: Move, s: usize) -> MoveEffect {
         let code = self.board[mv.from as usize];
-        let piece = Piece::from_code(code).unwrap_or(Piece::new(Seat::from_index(s), PieceKind::Pawn));
+        let piece =
+            Piece::from_code(code).unwrap_or(Piece::new(Seat::from_index(s), PieceKind::Pawn));
         let mut captured = None;
         let mut king_captured = None;
         let capture_sq = if mv.kind == MoveKind::EnPassant {
@@ -1421,12 +1447,11 @@ impl Position {
                                 square: name.clone(),
                             })?
                         };
-                        let kind = PieceKind::from_letter(*kind).ok_or(
-                            SetupError::UnsupportedPiece {
+                        let kind =
+                            PieceKind::from_letter(*kind).ok_or(SetupError::UnsupportedPiece {
                                 letter: *kind,
                                 square: name.clone(),
-                            },
-                        )?;
+                            })?;
                         let sq = g
                             .square(file as i16, rank)
                             .ok_or(SetupError::PieceOffBoard { square: name })?;
@@ -1452,8 +1477,15 @@ impl Position {
         }
         pos.turn = Seat::from_letter(record.turn).ok_or(SetupError::BadTurn(record.turn))?;
         for s in 0..4 {
-            pos.castling[s] = if record.castle_king[s] { CASTLE_SHORT } else { 0 }
-                | if record.castle_queen[s] { CASTLE_LONG } else { 0 };
+            pos.castling[s] = if record.castle_king[s] {
+                CASTLE_SHORT
+            } else {
+                0
+            } | if record.castle_queen[s] {
+                CASTLE_LONG
+            } else {
+                0
+            };
             if record.dead[s] {
                 pos.status[s] = SeatStatus::Out;
             }
@@ -1551,7 +1583,13 @@ impl Position {
             let items: Vec<&str> = self
                 .status
                 .iter()
-                .map(|&s| if s == SeatStatus::Walking { "true" } else { "false" })
+                .map(|&s| {
+                    if s == SeatStatus::Walking {
+                        "true"
+                    } else {
+                        "false"
+                    }
+                })
                 .collect();
             extras.push(("resigned".to_string(), format!("({})", items.join(","))));
         }
@@ -1591,7 +1629,10 @@ impl Position {
             for &sq in self.pieces_of(Seat::from_index(s)) {
                 let code = self.board[sq as usize];
                 if !is_piece(code) || seat_of(code) != s {
-                    return Err(format!("list of seat {s} names {} wrongly", Geometry::name(sq)));
+                    return Err(format!(
+                        "list of seat {s} names {} wrongly",
+                        Geometry::name(sq)
+                    ));
                 }
                 if kind_of(code) == KING && self.kings[s] != sq {
                     return Err(format!("king of seat {s} not tracked"));

@@ -7,9 +7,7 @@
 
 use std::fmt;
 
-use super::game::{
-    DrawReason, Elimination, EliminationCause, Game, GameEnd, PlyReport, Standing,
-};
+use super::game::{DrawReason, Elimination, EliminationCause, Game, GameEnd, PlyReport, Standing};
 use super::geometry::Seat;
 use super::pgn4::{self, Marker, MoveText, ParseError, Pgn4, PlyAction, PlyText, SquareText};
 use super::piece::{Piece, PieceKind};
@@ -115,9 +113,8 @@ impl Replay {
     }
 
     pub fn in_check_at(&self, ply: usize, seat: Seat) -> Option<bool> {
-        self.position_at(ply).map(|p| {
-            p.status(seat) != SeatStatus::Out && p.in_check(seat)
-        })
+        self.position_at(ply)
+            .map(|p| p.status(seat) != SeatStatus::Out && p.in_check(seat))
     }
 
     pub fn points_at(&self, ply: usize) -> Option<[i32; 4]> {
@@ -144,7 +141,7 @@ impl Replay {
     }
 
     pub fn fen4_at(&self, ply: usize) -> Option<String> {
-        self.position_at(ply).map(|p| pgn4_fen(p))
+        self.position_at(ply).map(pgn4_fen)
     }
 
     pub fn eliminations(&self) -> &[Elimination] {
@@ -231,7 +228,12 @@ pub fn replay_parsed(pgn: Pgn4) -> Result<Replay, ReplayError> {
         positions.push(*game.position());
         moves_made.push(game.moves_made());
         if game.end().is_some() {
-            return Err(illegal(index, ply, &game, "the game is already over".into()));
+            return Err(illegal(
+                index,
+                ply,
+                &game,
+                "the game is already over".into(),
+            ));
         }
         let report = play_ply(&mut game, index, ply)?;
         plies.push(PlyRecord {
@@ -351,7 +353,10 @@ fn play_ply(game: &mut Game, index: usize, ply: &PlyText) -> Result<PlyReport, R
                     index,
                     ply,
                     game,
-                    format!("{mover} cannot castle {} here", if *long { "long" } else { "short" }),
+                    format!(
+                        "{mover} cannot castle {} here",
+                        if *long { "long" } else { "short" }
+                    ),
                 )),
             }
         }
@@ -359,11 +364,10 @@ fn play_ply(game: &mut Game, index: usize, ply: &PlyText) -> Result<PlyReport, R
             if let Some(marker) = text.suffix.auto_move {
                 start_walking(game, marker, index, ply)?;
             }
-            let mv = find_move(game.position(), text)
-                .map_err(|reason| match reason {
-                    MoveProblem::Unsupported(what) => ReplayError::Unsupported { what },
-                    MoveProblem::Illegal(reason) => illegal(index, ply, game, reason),
-                })?;
+            let mv = find_move(game.position(), text).map_err(|reason| match reason {
+                MoveProblem::Unsupported(what) => ReplayError::Unsupported { what },
+                MoveProblem::Illegal(reason) => illegal(index, ply, game, reason),
+            })?;
             Ok(game.play_unchecked(mv))
         }
     }
@@ -371,7 +375,12 @@ fn play_ply(game: &mut Game, index: usize, ply: &PlyText) -> Result<PlyReport, R
 
 /// A move suffixed `R`/`T`: the player resigned or timed out and this is the king's first
 /// automatic move.
-fn start_walking(game: &mut Game, marker: Marker, index: usize, ply: &PlyText) -> Result<(), ReplayError> {
+fn start_walking(
+    game: &mut Game,
+    marker: Marker,
+    index: usize,
+    ply: &PlyText,
+) -> Result<(), ReplayError> {
     let seat = game.to_move();
     if game.position().status(seat) == SeatStatus::Active {
         game.start_walking(seat, marker == Marker::TimedOut)
@@ -424,8 +433,7 @@ fn find_move(position: &Position, text: &MoveText) -> Result<super::position::Mo
         )));
     }
     // The site writes a promoted 1-point queen with `Q` (`Qg8-g7` after `g7-g8=D`).
-    let same_kind = piece.kind == kind
-        || (piece.kind.is_queenlike() && kind.is_queenlike());
+    let same_kind = piece.kind == kind || (piece.kind.is_queenlike() && kind.is_queenlike());
     if !same_kind {
         return Err(MoveProblem::Illegal(format!(
             "the piece on {} is a {}, not a {}",
@@ -585,31 +593,28 @@ pub fn check(text: &str) -> GameCheck {
                 ));
             }
         }
-        Some(TagResult::Teams(winner)) => {
-            if replay.rules.scoring == Scoring::Teams {
-                let computed = standing.team_winner;
-                if replay.game.end().is_none() {
-                    if winner.is_some() {
-                        out.mismatches.push(format!(
-                            "Result says {} won but the record ends with no result",
-                            team_name(*winner)
-                        ));
-                    }
-                } else if computed != *winner {
+        Some(TagResult::Teams(winner)) if replay.rules.scoring == Scoring::Teams => {
+            let computed = standing.team_winner;
+            if replay.game.end().is_none() {
+                if winner.is_some() {
                     out.mismatches.push(format!(
-                        "winner: computed {} but Result says {}",
-                        team_name(computed),
+                        "Result says {} won but the record ends with no result",
                         team_name(*winner)
                     ));
                 }
+            } else if computed != *winner {
+                out.mismatches.push(format!(
+                    "winner: computed {} but Result says {}",
+                    team_name(computed),
+                    team_name(*winner)
+                ));
             }
         }
-        Some(TagResult::Other(text)) => {
-            if text != "*" {
-                out.mismatches.push(format!("Result tag not understood: {text}"));
-            }
+        Some(TagResult::Other(text)) if text != "*" => {
+            out.mismatches
+                .push(format!("Result tag not understood: {text}"));
         }
-        None => {}
+        _ => {}
     }
     // A `Checkmate` termination must show in the record: the game over, ended by a mate.
     // A record that stops while the game is still running (`quirks/cc_game_0235`: 187 plies,
@@ -655,9 +660,17 @@ fn seat_list(values: &[i32; 4]) -> String {
 
 impl fmt::Display for GameCheck {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "variant: {}  setup: {}  plies: {}", self.variant, self.setup, self.plies)?;
+        writeln!(
+            f,
+            "variant: {}  setup: {}  plies: {}",
+            self.variant, self.setup, self.plies
+        )?;
         if !self.unknown_variants.is_empty() {
-            writeln!(f, "unknown rule variants (ignored): {}", self.unknown_variants.join(" "))?;
+            writeln!(
+                f,
+                "unknown rule variants (ignored): {}",
+                self.unknown_variants.join(" ")
+            )?;
         }
         for e in &self.eliminations {
             write!(f, "eliminated: {} {} at ply {}", e.seat, e.cause, e.ply)?;
@@ -700,4 +713,3 @@ impl fmt::Display for GameCheck {
         write!(f, "{}", if self.ok() { "OK" } else { "NOT OK" })
     }
 }
-
