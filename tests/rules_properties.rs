@@ -35,6 +35,14 @@ proptest! {
             prop_assert_eq!(&again, &position);
             prop_assert_eq!(again.hash(), position.hash());
             position.legal_moves(&mut list);
+            // Per-piece generation agrees with full generation.
+            let mut from_list = MoveList::new();
+            for &sq in position.pieces_of(position.turn()) {
+                position.legal_moves_from(sq, &mut from_list);
+                let expected: Vec<_> = list.iter().filter(|m| m.from == sq).copied().collect();
+                prop_assert_eq!(from_list.as_slice(), expected.as_slice());
+            }
+            prop_assert_eq!(position.has_legal_move(), !list.is_empty());
             if list.is_empty() {
                 break;
             }

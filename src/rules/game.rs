@@ -132,6 +132,8 @@ pub struct Game {
     moves_made: [u32; 4],
     /// Scores of stalemated players in the placement-based scorings.
     stalemated: [bool; 4],
+    /// Reused move buffer.
+    scratch: Box<MoveList>,
 }
 
 impl Game {
@@ -146,6 +148,7 @@ impl Game {
             end: None,
             moves_made: [0; 4],
             stalemated: [false; 4],
+            scratch: Box::new(MoveList::new()),
         }
     }
 
@@ -184,10 +187,10 @@ impl Game {
     }
 
     /// Whether `seat` would have no legal move if it were its turn.
-    fn has_no_moves(&self, seat: Seat) -> bool {
+    fn has_no_moves(&mut self, seat: Seat) -> bool {
         let mut probe = self.position;
         probe.give_turn(seat);
-        !probe.has_legal_move()
+        !probe.has_legal_move_with(&mut self.scratch)
     }
 
     fn is_points(&self) -> bool {
@@ -242,9 +245,8 @@ impl Game {
         if self.end.is_some() {
             return Err(GameError::GameOver);
         }
-        let mut list = MoveList::new();
-        self.position.legal_moves(&mut list);
-        if !list.iter().any(|m| *m == mv) {
+        self.position.legal_moves(&mut self.scratch);
+        if !self.scratch.iter().any(|m| *m == mv) {
             return Err(GameError::IllegalMove(format!("{mv} is not legal")));
         }
         Ok(self.play_unchecked(mv))
@@ -280,6 +282,7 @@ impl Game {
         }
         // Kings attacked by the mover's pieces after the move.
         let mut checks = Vec::new();
+        let mut in_check = [false; 4];
         let mut active_checked = 0;
         let mut queen_checks = false;
         for seat in Seat::ALL {
@@ -290,8 +293,12 @@ impl Game {
                 continue;
             }
             if let Some(k) = self.position.king_square(seat) {
-                let attackers = self.position.attackers_of_seat(k, mover);
-                if !attackers.is_empty() {
+                // One cheap "in check at all?" scan first: most kings are not.
+                if !self.position.in_check(seat) {
+                    continue;
+                }
+                in_check[seat.index()] = true;
+                if let Some(by_line_piece) = self.position.attack_by_seat(k, mover) {
                     checks.push(seat);
                     // Only kings of active players count for the multiple-check bonus: in the
                     // real games a `++` on an active and a walking (resigned) king scores
@@ -304,10 +311,7 @@ impl Game {
                         // `cc_game_0100` ply 189 `Be5-i9++`) and a knight double check as +5
                         // (`cc_game_0222_4pco` ply 278 `Ng10-h12++`), so every line piece
                         // counts as the reduced case; rooks have no example and follow bishops.
-                        if attackers.iter().any(|(_, kind)| {
-                            kind.is_queenlike()
-                                || matches!(kind, PieceKind::Bishop | PieceKind::Rook)
-                        }) {
+                        if by_line_piece {
                             queen_checks = true;
                         }
                     }
@@ -329,7 +333,11 @@ impl Game {
                 if seat == mover || self.position.status(seat) == SeatStatus::Out {
                     continue;
                 }
-                if self.position.in_check(seat) && self.has_no_moves(seat) {
+                // A king the mover's move did not concern (not an opponent of the mover) can
+                // still be in check from a third player's line it uncovered.
+                let checked = in_check[seat.index()]
+                    || (!self.position.are_opponents(mover, seat) && self.position.in_check(seat));
+                if checked && self.has_no_moves(seat) {
                     if points_game && !mover_walking {
                         self.position.add_points(mover, self.rules.mate_points);
                     }
@@ -472,7 +480,7 @@ impl Game {
             return Err(GameError::GameOver);
         }
         let seat = self.position.turn();
-        if self.position.has_legal_move() {
+        if self.position.has_legal_move_with(&mut self.scratch) {
             return Err(GameError::WrongMarker(format!(
                 "{seat} has legal moves, so cannot be {claimed}"
             )));

@@ -98,6 +98,12 @@ pub struct MoveList {
     len: usize,
 }
 
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
 impl Default for MoveList {
     fn default() -> Self {
         MoveList::new()
@@ -140,9 +146,14 @@ impl MoveList {
         self.as_slice().iter()
     }
 
-    fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
-        let mut w = 0;
-        for r in 0..self.len {
+    fn retain(&mut self, keep: impl FnMut(&Move) -> bool) {
+        self.retain_from(0, keep);
+    }
+
+    /// Keep the moves from index `start` on that pass `keep` (earlier ones always stay).
+    fn retain_from(&mut self, start: usize, mut keep: impl FnMut(&Move) -> bool) {
+        let mut w = start;
+        for r in start..self.len {
             let mv = self.moves[r];
             if keep(&mv) {
                 self.moves[w] = mv;
@@ -834,8 +845,70 @@ impl Position {
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         let mut buf = MoveList::new();
-        self.legal_moves(&mut buf);
-        !buf.is_empty()
+        self.has_legal_move_with(&mut buf)
+    }
+
+    /// `has_legal_move` with a caller's buffer (no 1024-entry buffer set-up per call).
+    pub fn has_legal_move_with(&self, buf: &mut MoveList) -> bool {
+        buf.clear();
+        let s = self.turn.index();
+        if self.status[s] == SeatStatus::Out {
+            return false;
+        }
+        let king = self.kings[s];
+        if king == 0 || !is_live(self.board[king as usize]) {
+            self.pseudo_moves(s, buf, &[], false);
+            return !buf.is_empty();
+        }
+        let enemies = self.enemy_mask(s);
+        let mut pins = [(0 as Square, 0i16); 8];
+        let mut pin_count = 0;
+        if self.king_safety(s, king, enemies, &mut pins, &mut pin_count) {
+            // In check: stop at the first pseudo-legal move that gets out of it.
+            self.pseudo_moves(s, buf, &[], false);
+            buf.iter().any(|mv| self.leaves_king_safe(*mv, s))
+        } else {
+            self.pseudo_moves(s, buf, &pins[..pin_count], true);
+            !buf.is_empty()
+        }
+    }
+
+    /// Whether live pieces of `by` attack `sq`, and if so whether a line piece (bishop, rook,
+    /// queen) is among them. No allocation: used after every replayed move.
+    pub fn attack_by_seat(&self, sq: Square, by: Seat) -> Option<bool> {
+        let b = &self.board;
+        let s = by.index();
+        let live = |c: u8| is_live(c) && seat_of(c) == s;
+        let mut attacked = false;
+        for (i, &d) in ALL_DIRECTIONS.iter().enumerate() {
+            let orth = i < 4;
+            let mut t = step(sq, d);
+            let mut dist = 1;
+            while b[t as usize] == EMPTY {
+                t = step(t, d);
+                dist += 1;
+            }
+            let c = b[t as usize];
+            if !live(c) {
+                continue;
+            }
+            let k = kind_of(c);
+            if (orth && slides_orthogonally(k)) || (!orth && slides_diagonally(k)) {
+                return Some(true);
+            }
+            if dist == 1
+                && (k == KING || (!orth && k == PAWN && pawn_capture_steps(s).contains(&-d)))
+            {
+                attacked = true;
+            }
+        }
+        if !attacked {
+            attacked = KNIGHT_JUMPS.iter().any(|&j| {
+                let c = b[step(sq, j) as usize];
+                live(c) && kind_of(c) == KNIGHT
+            });
+        }
+        attacked.then_some(false)
     }
 
     /// Look from the king: are we in check, and which own pieces are pinned (square and ray)?
@@ -914,6 +987,18 @@ impl Position {
     /// Pseudo-legal moves; with `fast_legal`, pins are honoured and king moves tested, so the
     /// moves are legal (the caller is not in check); en passant is always tested in full.
     fn pseudo_moves(&self, s: usize, out: &mut MoveList, pins: &[(Square, i16)], fast_legal: bool) {
+        self.pseudo_moves_of(s, out, pins, fast_legal, None);
+    }
+
+    /// As `pseudo_moves`, restricted to the piece on `only` when given.
+    fn pseudo_moves_of(
+        &self,
+        s: usize,
+        out: &mut MoveList,
+        pins: &[(Square, i16)],
+        fast_legal: bool,
+        only: Option<Square>,
+    ) {
         let b = &self.board;
         let friendly = self.friendly_mask(s);
         let enemies = self.enemy_mask(s);
@@ -933,7 +1018,7 @@ impl Position {
         for i in 0..self.piece_count[s] as usize {
             let from = self.pieces[s][i];
             let code = b[from as usize];
-            if code & DEAD != 0 {
+            if code & DEAD != 0 || only.is_some_and(|o| o != from) {
                 continue;
             }
             let pin = pin_of(from);
@@ -1057,7 +1142,35 @@ impl Position {
             }
         }
         if self.rules.en_passant != EnPassant::Off {
+            let before = out.len;
             self.en_passant_moves(s, friendly, fast_legal, out);
+            if let Some(o) = only {
+                out.retain_from(before, |mv| mv.from == o);
+            }
+        }
+    }
+
+    /// Legal moves of the piece on `from` (side to move), cheaper than generating them all:
+    /// what a replay needs to check one written move.
+    pub fn legal_moves_from(&self, from: Square, out: &mut MoveList) {
+        out.clear();
+        let s = self.turn.index();
+        if self.status[s] == SeatStatus::Out || from as usize >= CELLS {
+            return;
+        }
+        let king = self.kings[s];
+        if king == 0 || !is_live(self.board[king as usize]) {
+            self.pseudo_moves_of(s, out, &[], false, Some(from));
+            return;
+        }
+        let enemies = self.enemy_mask(s);
+        let mut pins = [(0 as Square, 0i16); 8];
+        let mut pin_count = 0;
+        if self.king_safety(s, king, enemies, &mut pins, &mut pin_count) {
+            self.pseudo_moves_of(s, out, &[], false, Some(from));
+            out.retain(|mv| self.leaves_king_safe(*mv, s));
+        } else {
+            self.pseudo_moves_of(s, out, &pins[..pin_count], true, Some(from));
         }
     }
 

@@ -64,11 +64,9 @@ impl std::error::Error for ReplayError {}
 pub struct PlyRecord {
     pub index: usize,
     pub round: u32,
-    /// The token as written.
-    pub text: String,
     pub mover: Seat,
-    /// Coordinate text of the move played (`None` for a marker slot).
-    pub played: Option<String>,
+    /// The move played (`None` for a marker slot); `Display` gives its coordinate text.
+    pub played: Option<super::position::Move>,
     pub captured: Option<Piece>,
     /// Seats whose kings the move attacks afterwards.
     pub checks: Vec<Seat>,
@@ -148,6 +146,11 @@ impl Replay {
         self.game.eliminations()
     }
 
+    /// The token of ply `ply` as written.
+    pub fn ply_text(&self, ply: usize) -> Option<&str> {
+        self.pgn.plies.get(ply).map(|p| p.raw.as_str())
+    }
+
     /// Export as PGN4: the original tags and the main line as replayed (comments and
     /// variations dropped). Reads back to the same game.
     pub fn to_pgn4(&self) -> String {
@@ -224,6 +227,7 @@ pub fn replay_parsed(pgn: Pgn4) -> Result<Replay, ReplayError> {
     let mut plies = Vec::with_capacity(pgn.plies.len());
     let mut positions = Vec::with_capacity(pgn.plies.len() + 1);
     let mut moves_made = Vec::with_capacity(pgn.plies.len() + 1);
+    let mut buffer = MoveList::new();
     for (index, ply) in pgn.plies.iter().enumerate() {
         positions.push(*game.position());
         moves_made.push(game.moves_made());
@@ -235,13 +239,12 @@ pub fn replay_parsed(pgn: Pgn4) -> Result<Replay, ReplayError> {
                 "the game is already over".into(),
             ));
         }
-        let report = play_ply(&mut game, index, ply)?;
+        let report = play_ply(&mut game, index, ply, &mut buffer)?;
         plies.push(PlyRecord {
             index,
             round: ply.round,
-            text: ply.raw.clone(),
             mover: report.mover,
-            played: report.mv.map(|m| m.coordinate_text()),
+            played: report.mv,
             captured: report.captured.map(|(p, _)| p),
             checks: report.checks,
             points_after: report.points_after,
@@ -324,7 +327,12 @@ fn illegal(index: usize, ply: &PlyText, game: &Game, reason: String) -> ReplayEr
     }
 }
 
-fn play_ply(game: &mut Game, index: usize, ply: &PlyText) -> Result<PlyReport, ReplayError> {
+fn play_ply(
+    game: &mut Game,
+    index: usize,
+    ply: &PlyText,
+    list: &mut MoveList,
+) -> Result<PlyReport, ReplayError> {
     let mover = game.to_move();
     match &ply.action {
         PlyAction::Eliminated(marker) => {
@@ -345,8 +353,7 @@ fn play_ply(game: &mut Game, index: usize, ply: &PlyText) -> Result<PlyReport, R
             } else {
                 MoveKind::CastleShort
             };
-            let mut list = MoveList::new();
-            game.position().legal_moves(&mut list);
+            game.position().legal_moves(list);
             match list.iter().find(|m| m.kind == wanted) {
                 Some(&mv) => Ok(game.play_unchecked(mv)),
                 None => Err(illegal(
@@ -364,7 +371,7 @@ fn play_ply(game: &mut Game, index: usize, ply: &PlyText) -> Result<PlyReport, R
             if let Some(marker) = text.suffix.auto_move {
                 start_walking(game, marker, index, ply)?;
             }
-            let mv = find_move(game.position(), text).map_err(|reason| match reason {
+            let mv = find_move(game.position(), text, list).map_err(|reason| match reason {
                 MoveProblem::Unsupported(what) => ReplayError::Unsupported { what },
                 MoveProblem::Illegal(reason) => illegal(index, ply, game, reason),
             })?;
@@ -400,7 +407,11 @@ fn square_of(position: &Position, text: SquareText) -> Option<u16> {
         .square(i16::from(text.file), i16::from(text.rank))
 }
 
-fn find_move(position: &Position, text: &MoveText) -> Result<super::position::Move, MoveProblem> {
+fn find_move(
+    position: &Position,
+    text: &MoveText,
+    list: &mut MoveList,
+) -> Result<super::position::Move, MoveProblem> {
     let mover = position.turn();
     let Some(kind) = PieceKind::from_letter(text.piece) else {
         return Err(MoveProblem::Unsupported(format!(
@@ -442,14 +453,9 @@ fn find_move(position: &Position, text: &MoveText) -> Result<super::position::Mo
             kind.letter()
         )));
     }
-    let mut list = MoveList::new();
-    position.legal_moves(&mut list);
-    let candidates: Vec<_> = list
-        .iter()
-        .filter(|m| m.from == from && m.to == to)
-        .copied()
-        .collect();
-    if candidates.is_empty() {
+    position.legal_moves_from(from, list);
+    let mut candidates = list.iter().filter(|m| m.from == from && m.to == to);
+    let Some(&first) = candidates.clone().next() else {
         let reason = if piece.dead {
             "the piece is dead".to_string()
         } else if position.in_check(mover) {
@@ -459,10 +465,11 @@ fn find_move(position: &Position, text: &MoveText) -> Result<super::position::Mo
                 .to_string()
         };
         return Err(MoveProblem::Illegal(reason));
-    }
+    };
     let chosen = match promotion {
-        Some(p) => candidates.iter().find(|m| m.promotion_kind() == Some(p)),
-        None => candidates.iter().find(|m| m.promotion == 0),
+        None if first.promotion == 0 => Some(&first),
+        Some(p) => candidates.find(|m| m.promotion_kind() == Some(p)),
+        None => candidates.find(|m| m.promotion == 0),
     };
     chosen.copied().ok_or_else(|| {
         MoveProblem::Illegal(match promotion {
