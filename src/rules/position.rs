@@ -865,8 +865,12 @@ impl Position {
         let mut pin_count = 0;
         if self.king_safety(s, king, enemies, &mut pins, &mut pin_count) {
             // In check: stop at the first pseudo-legal move that gets out of it.
+            // King moves first: they are the usual way out.
             self.pseudo_moves(s, buf, &[], false);
-            buf.iter().any(|mv| self.leaves_king_safe(*mv, s))
+            buf.iter()
+                .filter(|mv| mv.from == king)
+                .chain(buf.iter().filter(|mv| mv.from != king))
+                .any(|mv| self.leaves_king_safe(*mv, s))
         } else {
             self.pseudo_moves(s, buf, &pins[..pin_count], true);
             !buf.is_empty()
