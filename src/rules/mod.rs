@@ -1,4 +1,11 @@
 //! The embedded rules core: pure four-player chess (no I/O, no database, no clock).
 
 pub mod fen4;
+pub mod game;
+pub mod geometry;
+pub mod perft;
 pub mod pgn4;
+pub mod piece;
+pub mod position;
+pub mod replay;
+pub mod ruleset;

@@ -1,0 +1,781 @@
+//! The game state machine: turns skipping eliminated players, check, mate and stalemate as each
+//! rule set defines them, resignation and timeouts (with dead-king-walking), draws, FFA points,
+//! elimination order and the final standing.
+
+use std::fmt;
+
+use super::geometry::Seat;
+use super::piece::PieceKind;
+use super::position::{KingFate, Move, MoveEffect, MoveList, Position, SeatStatus};
+use super::ruleset::{MateTiming, Placement, RuleSet, Scoring, StalemateRule};
+
+/// Why a player left the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EliminationCause {
+    Mated,
+    Stalemated,
+    Resigned,
+    TimedOut,
+    /// The king was captured ("caught in the shuffle", or a walking king taken).
+    KingCaptured,
+    /// Another player claimed the win (or the server auto-claimed it).
+    Claimed,
+}
+
+impl fmt::Display for EliminationCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EliminationCause::Mated => "mated",
+            EliminationCause::Stalemated => "stalemated",
+            EliminationCause::Resigned => "resigned",
+            EliminationCause::TimedOut => "timed out",
+            EliminationCause::KingCaptured => "king captured",
+            EliminationCause::Claimed => "claimed",
+        })
+    }
+}
+
+/// One elimination: who, why, at which ply (0-based index of the ply that caused it), and by
+/// whom when a move did it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Elimination {
+    pub seat: Seat,
+    pub cause: EliminationCause,
+    pub ply: usize,
+    pub by: Option<Seat>,
+}
+
+/// Why a game was drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    Stalemate,
+    FiftyMoves,
+    Repetition,
+    InsufficientMaterial,
+}
+
+impl fmt::Display for DrawReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DrawReason::Stalemate => "stalemate",
+            DrawReason::FiftyMoves => "50-move rule",
+            DrawReason::Repetition => "threefold repetition",
+            DrawReason::InsufficientMaterial => "insufficient material",
+        })
+    }
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameEnd {
+    /// Teams: the team of this seat (with its partner) won.
+    TeamWin(Seat),
+    Draw(DrawReason),
+    /// One player (or none) left in play.
+    LastPlayer(Option<Seat>),
+}
+
+/// The final standing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    /// Teams: the winning team (Red+Yellow as `Red`, Blue+Green as `Blue`), `None` for a draw.
+    pub team_winner: Option<Seat>,
+    /// Score per seat: FFA points, or the 0/2/4/8 or 1/N score.
+    pub scores: [f64; 4],
+    /// 1-based placement per seat (ties share the better place).
+    pub placement: [u8; 4],
+}
+
+/// What one action did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlyReport {
+    pub mover: Seat,
+    pub mv: Option<Move>,
+    pub captured: Option<(super::piece::Piece, u16)>,
+    /// Kings the move attacks afterwards (by the mover's pieces).
+    pub checks: Vec<Seat>,
+    pub points_after: [i32; 4],
+    pub eliminations: Vec<Elimination>,
+    pub end: Option<GameEnd>,
+}
+
+/// A game action was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameError {
+    GameOver,
+    IllegalMove(String),
+    /// A marker (`S`, `#`) that the position does not bear out.
+    WrongMarker(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::GameOver => f.write_str("the game is already over"),
+            GameError::IllegalMove(s) | GameError::WrongMarker(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A game in progress under a rule set.
+#[derive(Debug, Clone)]
+pub struct Game {
+    rules: RuleSet,
+    position: Position,
+    plies: usize,
+    /// Hashes since the last irreversible move, for repetition.
+    history: Vec<u64>,
+    eliminations: Vec<Elimination>,
+    end: Option<GameEnd>,
+    moves_made: [u32; 4],
+    /// Scores of stalemated players in the placement-based scorings.
+    stalemated: [bool; 4],
+    /// Reused move buffer.
+    scratch: Box<MoveList>,
+}
+
+impl Game {
+    pub fn new(rules: RuleSet, position: Position) -> Game {
+        let hash = position.hash();
+        Game {
+            rules,
+            position,
+            plies: 0,
+            history: vec![hash],
+            eliminations: Vec::new(),
+            end: None,
+            moves_made: [0; 4],
+            stalemated: [false; 4],
+            scratch: Box::new(MoveList::new()),
+        }
+    }
+
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn eliminations(&self) -> &[Elimination] {
+        &self.eliminations
+    }
+
+    pub fn end(&self) -> Option<GameEnd> {
+        self.end
+    }
+
+    pub fn moves_made(&self) -> [u32; 4] {
+        self.moves_made
+    }
+
+    pub fn plies(&self) -> usize {
+        self.plies
+    }
+
+    pub fn to_move(&self) -> Seat {
+        self.position.turn()
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut list = MoveList::new();
+        self.position.legal_moves(&mut list);
+        list.as_slice().to_vec()
+    }
+
+    /// Whether `seat` would have no legal move if it were its turn.
+    fn has_no_moves(&mut self, seat: Seat) -> bool {
+        let mut probe = self.position;
+        probe.give_turn(seat);
+        !probe.has_legal_move_with(&mut self.scratch)
+    }
+
+    fn is_points(&self) -> bool {
+        self.rules.scoring == Scoring::Points
+    }
+
+    fn active_seats(&self) -> Vec<Seat> {
+        Seat::ALL
+            .into_iter()
+            .filter(|&s| self.position.status(s) == SeatStatus::Active)
+            .collect()
+    }
+
+    fn eliminate(
+        &mut self,
+        seat: Seat,
+        cause: EliminationCause,
+        by: Option<Seat>,
+        out: &mut Vec<Elimination>,
+    ) {
+        let walking = matches!(
+            cause,
+            EliminationCause::Resigned | EliminationCause::TimedOut
+        ) && self.rules.dead_king_walking
+            && self.position.status(seat) == SeatStatus::Active
+            && self.position.king_square(seat).is_some();
+        let fate = if walking {
+            KingFate::Walking
+        } else if self.rules.mated_king_removed {
+            KingFate::Removed
+        } else {
+            KingFate::Dead
+        };
+        if cause != EliminationCause::KingCaptured {
+            self.position.eliminate(seat, fate);
+        }
+        if cause == EliminationCause::Stalemated {
+            self.stalemated[seat.index()] = true;
+        }
+        let e = Elimination {
+            seat,
+            cause,
+            ply: self.plies,
+            by,
+        };
+        self.eliminations.push(e);
+        out.push(e);
+    }
+
+    /// Play a move of the side to move; it must be legal.
+    pub fn play(&mut self, mv: Move) -> Result<PlyReport, GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        self.position.legal_moves(&mut self.scratch);
+        if !self.scratch.iter().any(|m| *m == mv) {
+            return Err(GameError::IllegalMove(format!("{mv} is not legal")));
+        }
+        Ok(self.play_unchecked(mv))
+    }
+
+    /// Play a move already known to be legal (from `legal_moves`).
+    pub fn play_unchecked(&mut self, mv: Move) -> PlyReport {
+        let mover = self.position.turn();
+        let mover_walking = self.position.status(mover) == SeatStatus::Walking;
+        let effect: MoveEffect = self.position.make(mv);
+        self.moves_made[mover.index()] += 1;
+        let mut eliminations = Vec::new();
+        let points_game = self.is_points();
+        if let Some((victim, _)) = effect.captured {
+            // Dead pieces are worth nothing; a walking king is live (+20). The data show the
+            // walking king itself scores nothing for its automatic captures.
+            if points_game && !victim.dead && !mover_walking {
+                let value = if victim.kind == PieceKind::King {
+                    self.rules.mate_points
+                } else {
+                    victim.kind.ffa_value()
+                };
+                self.position.add_points(mover, value);
+            }
+        }
+        if let Some(victim) = effect.king_captured {
+            self.eliminate(
+                victim,
+                EliminationCause::KingCaptured,
+                Some(mover),
+                &mut eliminations,
+            );
+        }
+        // Kings attacked by the mover's pieces after the move.
+        let mut checks = Vec::new();
+        let mut in_check = [false; 4];
+        let mut active_checked = 0;
+        let mut queen_checks = false;
+        for seat in Seat::ALL {
+            if seat == mover
+                || self.position.status(seat) == SeatStatus::Out
+                || !self.position.are_opponents(mover, seat)
+            {
+                continue;
+            }
+            if let Some(k) = self.position.king_square(seat) {
+                // One cheap "in check at all?" scan first: most kings are not.
+                if !self.position.in_check(seat) {
+                    continue;
+                }
+                in_check[seat.index()] = true;
+                if let Some(by_line_piece) = self.position.attack_by_seat(k, mover) {
+                    checks.push(seat);
+                    // Only kings of active players count for the multiple-check bonus: in the
+                    // real games a `++` on an active and a walking (resigned) king scores
+                    // nothing (e.g. `ffa/cc_game_0040` ply 254 `Qf7-d9++`, `cc_game_0108`
+                    // ply 306 `Qb11-d9++`: the Result tags are one point lower otherwise).
+                    if self.position.status(seat) == SeatStatus::Active {
+                        active_checked += 1;
+                        // "With a queen" (+1 / +5 instead of +5 / +20): the real games score
+                        // bishop double checks as +1 (`ffa/cc_game_0066` ply 92 `Bj9-k10++`,
+                        // `cc_game_0100` ply 189 `Be5-i9++`) and a knight double check as +5
+                        // (`cc_game_0222_4pco` ply 278 `Ng10-h12++`), so every line piece
+                        // counts as the reduced case; rooks have no example and follow bishops.
+                        if by_line_piece {
+                            queen_checks = true;
+                        }
+                    }
+                }
+            }
+        }
+        if points_game && !mover_walking {
+            let bonus = match (active_checked, queen_checks) {
+                (2, false) => 5,
+                (2, true) => 1,
+                (3, false) => 20,
+                (3, true) => 5,
+                _ => 0,
+            };
+            self.position.add_points(mover, bonus);
+        }
+        if self.rules.mate_timing == MateTiming::Immediately {
+            for seat in Seat::ALL {
+                if seat == mover || self.position.status(seat) == SeatStatus::Out {
+                    continue;
+                }
+                // A king the mover's move did not concern (not an opponent of the mover) can
+                // still be in check from a third player's line it uncovered.
+                let checked = in_check[seat.index()]
+                    || (!self.position.are_opponents(mover, seat) && self.position.in_check(seat));
+                if checked && self.has_no_moves(seat) {
+                    if points_game && !mover_walking {
+                        self.position.add_points(mover, self.rules.mate_points);
+                    }
+                    self.eliminate(
+                        seat,
+                        EliminationCause::Mated,
+                        Some(mover),
+                        &mut eliminations,
+                    );
+                }
+            }
+        }
+        if self.position.status(self.position.turn()) == SeatStatus::Out {
+            self.position.advance_turn();
+        }
+        self.plies += 1;
+        if self.position.halfmove_clock() == 0 {
+            self.history.clear();
+        }
+        self.history.push(self.position.hash());
+        let end = self.check_end(&eliminations);
+        PlyReport {
+            mover,
+            mv: Some(mv),
+            captured: effect.captured,
+            checks,
+            points_after: self.position.points(),
+            eliminations,
+            end,
+        }
+    }
+
+    /// The side to move resigns or times out (`timed_out`). With dead-king-walking the king
+    /// stays and moves on; otherwise the army dies in place.
+    pub fn resign(&mut self, timed_out: bool) -> Result<PlyReport, GameError> {
+        let seat = self.position.turn();
+        self.resign_seat(seat, timed_out)
+    }
+
+    /// A given seat resigns or times out (not necessarily on its turn).
+    pub fn resign_seat(&mut self, seat: Seat, timed_out: bool) -> Result<PlyReport, GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        let mut eliminations = Vec::new();
+        let cause = if timed_out {
+            EliminationCause::TimedOut
+        } else {
+            EliminationCause::Resigned
+        };
+        let resign_draw = self.resignation_draws(seat);
+        if self.position.status(seat) == SeatStatus::Active {
+            self.eliminate(seat, cause, None, &mut eliminations);
+        }
+        if resign_draw {
+            // The resigner still shares the draw: `ffa/cc_game_0052`, `cc_game_0232`:
+            // "(insuff. material; Yellow +10, Green +10)" right after Green's `R`.
+            for s in Seat::ALL {
+                if s == seat || self.position.status(s) == SeatStatus::Active {
+                    self.position.add_points(s, self.rules.draw_bonus);
+                }
+            }
+            self.end = Some(GameEnd::Draw(DrawReason::InsufficientMaterial));
+        }
+        if self.position.turn() == seat && self.position.status(seat) != SeatStatus::Active {
+            self.position.advance_turn();
+        }
+        self.plies += 1;
+        let end = self.check_end(&eliminations);
+        Ok(PlyReport {
+            mover: seat,
+            mv: None,
+            captured: None,
+            checks: Vec::new(),
+            points_after: self.position.points(),
+            eliminations,
+            end,
+        })
+    }
+
+    /// The side to move resigned or timed out and its king makes an automatic move in the same
+    /// slot (`Kk1-k2R`): the army dies, the king walks, the turn stays.
+    pub fn start_walking(&mut self, seat: Seat, timed_out: bool) -> Result<(), GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        let cause = if timed_out {
+            EliminationCause::TimedOut
+        } else {
+            EliminationCause::Resigned
+        };
+        let mut eliminations = Vec::new();
+        self.eliminate(seat, cause, None, &mut eliminations);
+        Ok(())
+    }
+
+    /// FFA: a resignation that leaves one active player who cannot mate the resigner's lone
+    /// walking king (a lone king, or king and one minor piece) ends the game drawn.
+    fn resignation_draws(&self, seat: Seat) -> bool {
+        if !self.is_points()
+            || !self.rules.dead_king_walking
+            || self.position.status(seat) != SeatStatus::Active
+        {
+            return false;
+        }
+        let others: Vec<Seat> = self
+            .active_seats()
+            .into_iter()
+            .filter(|&s| s != seat)
+            .collect();
+        if others.len() != 1 {
+            return false;
+        }
+        let mut minors = 0;
+        for &sq in self.position.pieces_of(others[0]) {
+            match self.position.piece_at(sq) {
+                Some(p) if p.dead || p.kind == PieceKind::King => {}
+                Some(p) if matches!(p.kind, PieceKind::Bishop | PieceKind::Knight) => minors += 1,
+                Some(_) => return false,
+                None => {}
+            }
+        }
+        minors <= 1
+    }
+
+    /// End the game drawn by a rule the record states but does not show (the site's own
+    /// 50-move count, a claimed repetition): the usual draw bonuses apply.
+    pub fn declare_draw(&mut self, reason: DrawReason) -> Result<(), GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        self.finish(GameEnd::Draw(reason));
+        Ok(())
+    }
+
+    /// The side to move has no legal move: it is mated (in check) or stalemated. `claimed`
+    /// says which the record claims; a claim the position does not bear out is an error.
+    pub fn no_move(&mut self, claimed: EliminationCause) -> Result<PlyReport, GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        let seat = self.position.turn();
+        if self.position.has_legal_move_with(&mut self.scratch) {
+            return Err(GameError::WrongMarker(format!(
+                "{seat} has legal moves, so cannot be {claimed}"
+            )));
+        }
+        let in_check = self.position.in_check(seat);
+        let cause = if in_check {
+            EliminationCause::Mated
+        } else {
+            EliminationCause::Stalemated
+        };
+        if cause != claimed {
+            return Err(GameError::WrongMarker(format!(
+                "{seat} is {cause}, not {claimed}"
+            )));
+        }
+        let walking = self.position.status(seat) == SeatStatus::Walking;
+        let mut eliminations = Vec::new();
+        let mut end = None;
+        if cause == EliminationCause::Stalemated && self.rules.stalemate == StalemateRule::Draw {
+            end = Some(GameEnd::Draw(DrawReason::Stalemate));
+        } else {
+            if self.is_points() && cause == EliminationCause::Stalemated {
+                if walking {
+                    // "Points for stalemated resigned kings are shared among all remaining
+                    // players" (seed 000 FFA rule 4).
+                    let remaining = self.active_seats();
+                    if !remaining.is_empty() {
+                        // Rounded to the nearest point: 20 shared by three is 7 each in
+                        // `ffa/cc_game_0088` (Red's walking king stalemated at ply 204).
+                        let n = remaining.len() as i32;
+                        let share = (self.rules.self_stalemate_points + n / 2) / n;
+                        for s in remaining {
+                            self.position.add_points(s, share);
+                        }
+                    }
+                } else {
+                    self.position
+                        .add_points(seat, self.rules.self_stalemate_points);
+                }
+            }
+            let stalemate_draw = cause == EliminationCause::Stalemated
+                && self.rules.stalemate == StalemateRule::EliminatesDrawWhenTwo
+                && self.active_seats().len() <= 2;
+            self.eliminate(seat, cause, None, &mut eliminations);
+            self.position.advance_turn();
+            if stalemate_draw {
+                end = Some(GameEnd::Draw(DrawReason::Stalemate));
+            }
+        }
+        self.plies += 1;
+        if let Some(e) = end {
+            self.finish(e);
+        }
+        let end = end.or_else(|| self.check_end(&eliminations));
+        Ok(PlyReport {
+            mover: seat,
+            mv: None,
+            captured: None,
+            checks: Vec::new(),
+            points_after: self.position.points(),
+            eliminations,
+            end,
+        })
+    }
+
+    /// The leader claims the win (FFA claim-win / auto-claim): every other player still in play
+    /// is out as if resigned; the claimer collects the walking-king bonus.
+    pub fn claim_win(&mut self, claimer: Seat) -> Result<PlyReport, GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        let mut eliminations = Vec::new();
+        let mut kings = 0;
+        for seat in Seat::ALL {
+            if seat == claimer || self.position.status(seat) == SeatStatus::Out {
+                continue;
+            }
+            kings += 1;
+            if self.position.status(seat) == SeatStatus::Active {
+                self.eliminate(
+                    seat,
+                    EliminationCause::Claimed,
+                    Some(claimer),
+                    &mut eliminations,
+                );
+            }
+        }
+        // "(Red +40)" in `ffa/cc_game_0243`: Blue still active and Yellow's king walking, so
+        // the claimer collects 20 for every other king still in play, active or walking.
+        if self.is_points() {
+            self.position
+                .add_points(claimer, kings * self.rules.walking_king_bonus);
+        }
+        self.end = Some(GameEnd::LastPlayer(Some(claimer)));
+        let end = self.end;
+        Ok(PlyReport {
+            mover: claimer,
+            mv: None,
+            captured: None,
+            checks: Vec::new(),
+            points_after: self.position.points(),
+            eliminations,
+            end,
+        })
+    }
+
+    fn finish(&mut self, end: GameEnd) {
+        if self.end.is_some() {
+            return;
+        }
+        if let GameEnd::Draw(_) = end {
+            if self.is_points() {
+                // +10 to each remaining player, and the 20 of every walking king still on the
+                // board shared among them: `ffa/human_4pc_game_97969768` (insufficient
+                // material with Red's king walking: Blue and Green +20 each) and
+                // `ffa/cc_game_0192_4pco` (50-move rule with Yellow's king walking: Red and
+                // Green +20 each).
+                let active = self.active_seats();
+                let walking = Seat::ALL
+                    .into_iter()
+                    .filter(|&s| self.position.status(s) == SeatStatus::Walking)
+                    .count() as i32;
+                let n = active.len() as i32;
+                let share = if n > 0 {
+                    (walking * self.rules.walking_king_bonus + n / 2) / n
+                } else {
+                    0
+                };
+                for s in active {
+                    self.position.add_points(s, self.rules.draw_bonus + share);
+                }
+            }
+        }
+        if let GameEnd::LastPlayer(Some(last)) = end {
+            if self.is_points() {
+                let walking = Seat::ALL
+                    .into_iter()
+                    .filter(|&s| self.position.status(s) == SeatStatus::Walking)
+                    .count() as i32;
+                self.position
+                    .add_points(last, walking * self.rules.walking_king_bonus);
+            }
+        }
+        self.end = Some(end);
+    }
+
+    /// After an action: has the game ended?
+    fn check_end(&mut self, new: &[Elimination]) -> Option<GameEnd> {
+        if self.end.is_some() {
+            return self.end;
+        }
+        if self.rules.scoring == Scoring::Teams {
+            if let Some(e) = new.first() {
+                let winner = Seat::from_index(e.seat.index() + 1);
+                self.finish(GameEnd::TeamWin(winner));
+                return self.end;
+            }
+        } else {
+            let active = self.active_seats();
+            if active.len() <= 1 {
+                self.finish(GameEnd::LastPlayer(active.first().copied()));
+                return self.end;
+            }
+        }
+        if let Some(reason) = self.draw_reason() {
+            self.finish(GameEnd::Draw(reason));
+        }
+        self.end
+    }
+
+    /// A draw by rule in the current position, if any.
+    pub fn draw_reason(&self) -> Option<DrawReason> {
+        let players = self.position.seats_in_play().count().max(1) as u32;
+        let limit = self.rules.fifty_move_plies.unwrap_or(50 * players);
+        if self.position.halfmove_clock() >= limit {
+            return Some(DrawReason::FiftyMoves);
+        }
+        let now = self.position.hash();
+        if self.history.iter().filter(|&&h| h == now).count() >= 3 {
+            return Some(DrawReason::Repetition);
+        }
+        if self.insufficient_material() {
+            return Some(DrawReason::InsufficientMaterial);
+        }
+        None
+    }
+
+    /// Every player still in play has a lone king (seed 002 rule 10: the one position that is
+    /// always recognised as insufficient in multi-player games).
+    fn insufficient_material(&self) -> bool {
+        self.position.seats_in_play().all(|seat| {
+            self.position
+                .pieces_of(seat)
+                .iter()
+                .filter_map(|&sq| self.position.piece_at(sq))
+                .all(|p| p.dead || p.kind == PieceKind::King)
+        })
+    }
+
+    /// The final (or current) standing under the rule set.
+    pub fn standing(&self) -> Standing {
+        let mut scores = [0f64; 4];
+        let mut team_winner = None;
+        match self.rules.scoring {
+            Scoring::Teams => {
+                if let Some(GameEnd::TeamWin(s)) = self.end {
+                    let team = if s.index() % 2 == 0 {
+                        Seat::Red
+                    } else {
+                        Seat::Blue
+                    };
+                    team_winner = Some(team);
+                    for seat in Seat::ALL {
+                        if seat.index() % 2 == team.index() {
+                            scores[seat.index()] = 1.0;
+                        }
+                    }
+                } else if self.end.is_some() {
+                    scores = [0.5; 4];
+                }
+            }
+            Scoring::Points => {
+                for (i, p) in self.position.points().iter().enumerate() {
+                    scores[i] = *p as f64;
+                }
+            }
+            Scoring::Placement0248 => {
+                // Eliminated players score by elimination order (0, 2, 4); the survivor 8.
+                // A stalemated player, and everyone in a drawn finish, gets half (seed 003 4.2,
+                // 5.5).
+                let order = [0.0, 2.0, 4.0, 8.0];
+                let mut next = 0;
+                for e in &self.eliminations {
+                    let mut s = order[next.min(3)];
+                    if e.cause == EliminationCause::Stalemated {
+                        s = order[3] / 2.0;
+                    }
+                    scores[e.seat.index()] = s;
+                    next += 1;
+                }
+                let remaining: Vec<Seat> = self.active_seats();
+                let drawn = matches!(self.end, Some(GameEnd::Draw(_)));
+                for s in remaining {
+                    scores[s.index()] = if drawn {
+                        order[3] / 2.0
+                    } else {
+                        order[next.min(3)]
+                    };
+                }
+            }
+            Scoring::OneOverN => {
+                // Mated, king-captured, resigned players: 0; stalemated and remaining share 1.
+                let sharing: Vec<Seat> = Seat::ALL
+                    .into_iter()
+                    .filter(|&s| {
+                        self.position.status(s) == SeatStatus::Active || self.stalemated[s.index()]
+                    })
+                    .collect();
+                for s in &sharing {
+                    scores[s.index()] = 1.0 / sharing.len() as f64;
+                }
+            }
+            Scoring::LastStanding => {
+                let remaining = self.active_seats();
+                match self.end {
+                    Some(GameEnd::Draw(_)) => {
+                        for s in &remaining {
+                            scores[s.index()] = 1.0 / remaining.len() as f64;
+                        }
+                    }
+                    _ if remaining.len() == 1 => scores[remaining[0].index()] = 1.0,
+                    _ => {}
+                }
+            }
+        }
+        let placement = match self.rules.placement {
+            Placement::Ranked => rank(&scores),
+            Placement::WinnerTakesAll => {
+                let ranks = rank(&scores);
+                ranks.map(|r| if r == 1 { 1 } else { 2 })
+            }
+        };
+        Standing {
+            team_winner,
+            scores,
+            placement,
+        }
+    }
+}
+
+/// 1-based ranks, ties sharing the better place.
+fn rank(scores: &[f64; 4]) -> [u8; 4] {
+    let mut out = [1u8; 4];
+    for i in 0..4 {
+        out[i] = 1 + scores.iter().filter(|&&s| s > scores[i]).count() as u8;
+    }
+    out
+}
