@@ -391,6 +391,7 @@ impl Game {
         let resign_draw = self.resignation_draws(seat);
         if self.position.status(seat) == SeatStatus::Active {
             self.eliminate(seat, cause, None, &mut eliminations);
+            self.mate_resigned_king_in_check(seat, &mut eliminations);
         }
         if resign_draw {
             // The resigner still shares the draw: `ffa/cc_game_0052`, `cc_game_0232`:
@@ -416,6 +417,34 @@ impl Game {
             eliminations,
             end,
         })
+    }
+
+    /// A resignation kills the army; a king left in check with no escape is then mated at once,
+    /// and the player whose piece checks it is credited. Evidence: `ffa/cc_game_0093` round 42:
+    /// Green's `Qj3xk4+` checks Red, who could still block with a piece; Red resigns (`R#`) and
+    /// the `Result` tag gives the 20 points to Green, not to Yellow who moves next.
+    fn mate_resigned_king_in_check(&mut self, seat: Seat, eliminations: &mut Vec<Elimination>) {
+        if self.position.status(seat) != SeatStatus::Walking
+            || !self.position.in_check(seat)
+            || !self.has_no_moves(seat)
+        {
+            return;
+        }
+        let Some(king) = self.position.king_square(seat) else {
+            return;
+        };
+        let checker = (1..4)
+            .map(|step| Seat::from_index((seat.index() + step) % 4))
+            .find(|&s| {
+                self.position.status(s) == SeatStatus::Active
+                    && !self.position.attackers_of_seat(king, s).is_empty()
+            });
+        if let Some(checker) = checker {
+            if self.is_points() {
+                self.position.add_points(checker, self.rules.mate_points);
+            }
+        }
+        self.eliminate(seat, EliminationCause::Mated, checker, eliminations);
     }
 
     /// The side to move resigned or timed out and its king makes an automatic move in the same
