@@ -1,3 +1,7 @@
 //! Arbiter: moderation and report handling for online four-player chess.
 
+pub mod api;
+pub mod cli;
+pub mod config;
 pub mod rules;
+pub mod store;

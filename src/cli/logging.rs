@@ -1,0 +1,22 @@
+//! Log output for `serve`: text or JSON lines, filtered by `log.level`.
+
+use anyhow::Context;
+use tracing_subscriber::EnvFilter;
+
+use crate::config::{LogFormat, LogSettings};
+
+pub fn init(settings: &LogSettings) -> anyhow::Result<()> {
+    let filter = EnvFilter::try_new(&settings.level).context("log.level")?;
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let result = match settings.format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .try_init(),
+    };
+    result.map_err(|e| anyhow::anyhow!("initialising logging: {e}"))
+}
