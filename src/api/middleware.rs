@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::error::InternalError;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::{ErrorHandlerResponse, Next};
 use actix_web::{web, HttpMessage, ResponseError};
@@ -63,33 +64,63 @@ pub async fn observe(
         route = %route,
         caller = tracing::field::Empty,
     );
-    let http_request = req.request().clone();
-
+    // The request cannot be kept (routing needs sole ownership of it), so failures below are
+    // returned as errors that carry their finished response.
     let outcome = AssertUnwindSafe(next.call(req))
         .catch_unwind()
         .instrument(span.clone())
         .await;
-    let mut response = match outcome {
-        Ok(Ok(response)) => response.map_into_boxed_body(),
-        Ok(Err(err)) => ServiceResponse::from_err(err, http_request),
+    let result = match outcome {
+        Ok(Ok(response)) => Ok(response.map_into_boxed_body()),
+        Ok(Err(err)) => Err(err.error_response()),
         Err(panic) => {
-            let error = ApiError::internal(format!("handler panicked: {}", panic_message(&*panic)));
             let _entered = span.enter();
-            ServiceResponse::new(http_request, error.error_response())
+            let error = ApiError::internal(format!("handler panicked: {}", panic_message(&*panic)));
+            Err(error.error_response())
         }
     };
-
-    if let Ok(value) = HeaderValue::from_str(&request_id.0) {
-        response
-            .headers_mut()
-            .insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
+    let header_value = HeaderValue::from_str(&request_id.0).ok();
+    let with_id = |headers: &mut actix_web::http::header::HeaderMap| {
+        if let Some(value) = header_value.clone() {
+            headers.insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
+        }
+    };
+    let status = match &result {
+        Ok(response) => response.status(),
+        Err(response) => response.status(),
+    };
+    record(
+        &span,
+        state.as_ref().map(|s| s.get_ref()),
+        &method,
+        &route,
+        status.as_u16(),
+        started.elapsed(),
+    );
+    match result {
+        Ok(mut response) => {
+            with_id(response.headers_mut());
+            Ok(response)
+        }
+        Err(mut response) => {
+            with_id(response.headers_mut());
+            Err(InternalError::from_response("request failed", response).into())
+        }
     }
-    let status = response.status().as_u16();
-    let elapsed = started.elapsed();
+}
+
+fn record(
+    span: &tracing::Span,
+    state: Option<&AppState>,
+    method: &str,
+    route: &str,
+    status: u16,
+    elapsed: std::time::Duration,
+) {
     if let Some(state) = state {
         state
             .metrics
-            .observe_request(&method, &route, status, elapsed);
+            .observe_request(method, route, status, elapsed);
     }
     span.in_scope(|| {
         tracing::info!(
@@ -98,7 +129,6 @@ pub async fn observe(
             "request finished"
         )
     });
-    Ok(response)
 }
 
 fn panic_message(panic: &(dyn Any + Send)) -> String {

@@ -11,7 +11,7 @@ pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migration
 
 /// Arbitrary constant naming the advisory lock that serialises migrations when several
 /// instances start against one PostgreSQL database.
-const MIGRATION_LOCK_KEY: i64 = 0x4172_6269_7465_72;
+const MIGRATION_LOCK_KEY: i64 = 0x0041_7262_6974_6572;
 
 pub type MigrationError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
