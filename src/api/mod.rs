@@ -46,6 +46,7 @@ where
         .app_data(json::json_config(body_limit))
         .app_data(json::query_config())
         .app_data(json::path_config())
+        .service(web::resource("/docs").route(web::get().to(docs_redirect)))
         // Before the /api/v1 scope, which would otherwise claim /api/v1/openapi.json.
         .service(SwaggerUi::new("/docs/{_:.*}").url(openapi::OPENAPI_PATH, openapi::document()))
         .configure(routes::configure)
@@ -56,6 +57,12 @@ where
             middleware::method_not_allowed,
         ))
         .wrap(from_fn(middleware::observe))
+}
+
+async fn docs_redirect() -> HttpResponse {
+    HttpResponse::Found()
+        .insert_header((actix_web::http::header::LOCATION, "/docs/"))
+        .finish()
 }
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {

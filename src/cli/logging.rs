@@ -1,5 +1,7 @@
 //! Log output for `serve`: text or JSON lines, filtered by `log.level`.
 
+use std::io::IsTerminal;
+
 use anyhow::Context;
 use tracing_subscriber::EnvFilter;
 
@@ -9,7 +11,9 @@ pub fn init(settings: &LogSettings) -> anyhow::Result<()> {
     let filter = EnvFilter::try_new(&settings.level).context("log.level")?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // Colour only for people, not for log files and collectors.
+        .with_ansi(std::io::stderr().is_terminal());
     let result = match settings.format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder

@@ -66,6 +66,7 @@ fn table() -> Vec<Row> {
         row("GET",    "/readyz",                             None,                 PUBLIC),
         row("GET",    "/metrics",                            None,                 PUBLIC),
         row("GET",    "/api/v1/openapi.json",                None,                 PUBLIC),
+        row("GET",    "/docs",                               None,                 [302, 302, 302, 302, 302, 302, 302]),
         row("GET",    "/docs/",                              None,                 PUBLIC),
         row("GET",    "/api/v1/whoami",                      None,                 ANY_AUTHENTICATED),
         row("GET",    "/api/v1/admin/tokens",                None,                 ADMIN_ONLY),
