@@ -217,6 +217,13 @@ mod tests {
     }
 
     #[test]
+    fn production_example_parses() {
+        let s = Settings::from_toml_str(include_str!("../config/production.example.toml"))
+            .expect("example is valid");
+        assert_eq!(s.log.format, LogFormat::Json);
+    }
+
+    #[test]
     fn unknown_key_is_named() {
         let err = Settings::from_toml_str("[server]\nlisten_port = 9\n").unwrap_err();
         let msg = err.to_string();
