@@ -22,5 +22,25 @@ pub fn init(settings: &LogSettings) -> anyhow::Result<()> {
             .with_current_span(true)
             .try_init(),
     };
-    result.map_err(|e| anyhow::anyhow!("initialising logging: {e}"))
+    result.map_err(|e| anyhow::anyhow!("initialising logging: {e}"))?;
+    // Panics (contained per request by the HTTP middleware) go to the log in its format,
+    // inside the request's span, instead of as raw text on stderr.
+    std::panic::set_hook(Box::new(|info| {
+        let location = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        tracing::error!(panic.location = %location, panic.message = %panic_text(info), "panic");
+    }));
+    Ok(())
+}
+
+fn panic_text(info: &std::panic::PanicHookInfo<'_>) -> String {
+    if let Some(text) = info.payload().downcast_ref::<&str>() {
+        (*text).to_string()
+    } else if let Some(text) = info.payload().downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "non-string panic payload".to_string()
+    }
 }
