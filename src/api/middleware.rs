@@ -51,7 +51,11 @@ pub async fn observe(
     let started = Instant::now();
     let request_id = RequestId::from_request(&req);
     req.extensions_mut().insert(request_id.clone());
-    let method = req.method().to_string();
+    // Standard methods only, so arbitrary ones cannot grow the metric label set.
+    let method = match req.method().as_str() {
+        m @ ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS") => m.to_string(),
+        _ => "OTHER".to_string(),
+    };
     // The pattern, not the path: bounded label values and no ids in metrics.
     let route = req
         .match_pattern()
