@@ -1,4 +1,8 @@
 //! Arbiter: moderation and report handling for online four-player chess.
 
+pub mod api;
+pub mod cli;
+pub mod config;
 pub mod moderation;
 pub mod rules;
+pub mod store;

@@ -1,4 +1,9 @@
+use clap::Parser;
+
 fn main() {
-    eprintln!("arbiter: no commands yet");
-    std::process::exit(2);
+    let cli = arbiter::cli::Cli::parse();
+    if let Err(err) = arbiter::cli::run(cli) {
+        eprintln!("arbiter: {err:#}");
+        std::process::exit(1);
+    }
 }

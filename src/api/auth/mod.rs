@@ -1,0 +1,239 @@
+//! Callers and their roles. Each handler states who may call it by the extractor it takes:
+//! `ServerCaller`, `AdminCaller`, `PlayerCaller`, or `AnyCaller` for every authenticated role.
+//! No credentials -> 401; valid credentials of another role -> 403.
+
+pub mod player;
+pub mod tokens;
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use chrono::Duration;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::error::{ApiError, AuthFailure};
+use super::state::AppState;
+use crate::store::{self, api_tokens};
+use tokens::TokenRole;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Server,
+    Admin,
+    Player,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Server => "server",
+            Role::Admin => "admin",
+            Role::Player => "player",
+        }
+    }
+}
+
+impl From<TokenRole> for Role {
+    fn from(role: TokenRole) -> Role {
+        match role {
+            TokenRole::Server => Role::Server,
+            TokenRole::Admin => Role::Admin,
+        }
+    }
+}
+
+/// A game server, authenticated by an API token.
+#[derive(Debug, Clone)]
+pub struct ServerCaller {
+    pub token_id: i64,
+    pub name: String,
+}
+
+/// A volunteer admin, authenticated by an API token.
+#[derive(Debug, Clone)]
+pub struct AdminCaller {
+    pub token_id: i64,
+    pub name: String,
+}
+
+/// A player, authenticated by a token signed by the game site.
+#[derive(Debug, Clone)]
+pub struct PlayerCaller {
+    pub player: String,
+}
+
+/// Any authenticated caller.
+#[derive(Debug, Clone)]
+pub enum AnyCaller {
+    Server(ServerCaller),
+    Admin(AdminCaller),
+    Player(PlayerCaller),
+}
+
+impl AnyCaller {
+    pub fn role(&self) -> Role {
+        match self {
+            AnyCaller::Server(_) => Role::Server,
+            AnyCaller::Admin(_) => Role::Admin,
+            AnyCaller::Player(_) => Role::Player,
+        }
+    }
+
+    /// The token's name for servers and admins, the player's name for players.
+    pub fn name(&self) -> &str {
+        match self {
+            AnyCaller::Server(c) => &c.name,
+            AnyCaller::Admin(c) => &c.name,
+            AnyCaller::Player(c) => &c.player,
+        }
+    }
+
+    /// Authenticates once per request; later extractors reuse the result.
+    async fn authenticate(req: &HttpRequest) -> Result<AnyCaller, ApiError> {
+        if let Some(caller) = req.extensions().get::<AnyCaller>() {
+            return Ok(caller.clone());
+        }
+        let state = req
+            .app_data::<web::Data<AppState>>()
+            .ok_or_else(|| ApiError::internal("application state missing"))?
+            .clone();
+        let bearer = bearer_token(req)?;
+        let caller = if bearer.starts_with(tokens::TOKEN_PREFIX) {
+            api_token_caller(&state, tokens::hash(&bearer)).await?
+        } else {
+            let verifier = state
+                .player_tokens
+                .as_ref()
+                .ok_or(ApiError::Unauthorized(AuthFailure::Invalid))?;
+            let player = verifier.verify(&bearer).map_err(ApiError::Unauthorized)?;
+            AnyCaller::Player(PlayerCaller { player })
+        };
+        tracing::Span::current().record(
+            "caller",
+            format!("{}:{}", caller.role().as_str(), caller.name()),
+        );
+        req.extensions_mut().insert(caller.clone());
+        Ok(caller)
+    }
+
+    fn forbidden(&self, allowed: &'static [&'static str]) -> ApiError {
+        ApiError::Forbidden {
+            allowed,
+            actual: self.role().as_str(),
+        }
+    }
+}
+
+fn bearer_token(req: &HttpRequest) -> Result<String, ApiError> {
+    let value = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .ok_or(ApiError::Unauthorized(AuthFailure::Missing))?;
+    let value = value
+        .to_str()
+        .map_err(|_| ApiError::Unauthorized(AuthFailure::Malformed))?;
+    let (scheme, token) = value
+        .split_once(' ')
+        .ok_or(ApiError::Unauthorized(AuthFailure::Malformed))?;
+    let token = token.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+        return Err(ApiError::Unauthorized(AuthFailure::Malformed));
+    }
+    Ok(token.to_string())
+}
+
+async fn api_token_caller(state: &AppState, presented_hash: String) -> Result<AnyCaller, ApiError> {
+    let resolution = Duration::seconds(
+        i64::try_from(state.settings.auth.last_used_resolution_secs).unwrap_or(i64::MAX / 1000),
+    );
+    state
+        .db(move |conn| {
+            let row = api_tokens::find_by_hash(conn, &presented_hash)?
+                .filter(|row| tokens::hashes_match(&row.token_hash, &presented_hash))
+                .ok_or(ApiError::Unauthorized(AuthFailure::Invalid))?;
+            if row.revoked_at.is_some() {
+                return Err(ApiError::Unauthorized(AuthFailure::Revoked));
+            }
+            let role = TokenRole::parse(&row.role).ok_or_else(|| {
+                ApiError::internal(format!("token {} has role {:?}", row.id, row.role))
+            })?;
+            let now = store::now();
+            let stale_before = now - resolution;
+            if row.last_used_at.is_none_or(|used| used < stale_before) {
+                api_tokens::touch_last_used(conn, row.id, now, stale_before)?;
+            }
+            Ok(match role {
+                TokenRole::Server => AnyCaller::Server(ServerCaller {
+                    token_id: row.id,
+                    name: row.name,
+                }),
+                TokenRole::Admin => AnyCaller::Admin(AdminCaller {
+                    token_id: row.id,
+                    name: row.name,
+                }),
+            })
+        })
+        .await
+}
+
+type ExtractFuture<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;
+
+impl FromRequest for AnyCaller {
+    type Error = ApiError;
+    type Future = ExtractFuture<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { AnyCaller::authenticate(&req).await })
+    }
+}
+
+impl FromRequest for ServerCaller {
+    type Error = ApiError;
+    type Future = ExtractFuture<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            match AnyCaller::authenticate(&req).await? {
+                AnyCaller::Server(caller) => Ok(caller),
+                other => Err(other.forbidden(&["server"])),
+            }
+        })
+    }
+}
+
+impl FromRequest for AdminCaller {
+    type Error = ApiError;
+    type Future = ExtractFuture<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            match AnyCaller::authenticate(&req).await? {
+                AnyCaller::Admin(caller) => Ok(caller),
+                other => Err(other.forbidden(&["admin"])),
+            }
+        })
+    }
+}
+
+impl FromRequest for PlayerCaller {
+    type Error = ApiError;
+    type Future = ExtractFuture<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            match AnyCaller::authenticate(&req).await? {
+                AnyCaller::Player(caller) => Ok(caller),
+                other => Err(other.forbidden(&["player"])),
+            }
+        })
+    }
+}

@@ -1,0 +1,272 @@
+//! The one API error type and its JSON envelope:
+//! `{"error": {"code": "snake_case", "message": "human sentence", "details": {...}}}`.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+
+/// Why a request was not authenticated; shown to the caller as `details.reason`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthFailure {
+    Missing,
+    Malformed,
+    Invalid,
+    Revoked,
+    Expired,
+}
+
+impl AuthFailure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuthFailure::Missing => "missing",
+            AuthFailure::Malformed => "malformed",
+            AuthFailure::Invalid => "invalid",
+            AuthFailure::Revoked => "revoked",
+            AuthFailure::Expired => "expired",
+        }
+    }
+
+    fn sentence(self) -> &'static str {
+        match self {
+            AuthFailure::Missing => "This route needs an `Authorization: Bearer <token>` header.",
+            AuthFailure::Malformed => {
+                "The Authorization header is not of the form `Bearer <token>`."
+            }
+            AuthFailure::Invalid => "The token is not valid.",
+            AuthFailure::Revoked => "The token has been revoked.",
+            AuthFailure::Expired => "The token has expired.",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request cannot be read (bad JSON, query string or path parameter).
+    #[error("{message}")]
+    BadRequest {
+        code: &'static str,
+        message: String,
+        details: Value,
+    },
+    /// 401: no usable credentials.
+    #[error("{}", .0.sentence())]
+    Unauthorized(AuthFailure),
+    /// 403: authenticated, but the route is for other roles.
+    #[error("This route is for the {} role; the caller is {actual}.", .allowed.join(" or "))]
+    Forbidden {
+        allowed: &'static [&'static str],
+        actual: &'static str,
+    },
+    /// 404: no such resource (or no such route).
+    #[error("{message}")]
+    NotFound { code: &'static str, message: String },
+    /// 405: the route exists but not with this method.
+    #[error("The route does not accept this method.")]
+    MethodNotAllowed,
+    /// 409: the request conflicts with the current state.
+    #[error("{message}")]
+    Conflict {
+        code: &'static str,
+        message: String,
+        details: Value,
+    },
+    /// 413: the body is larger than `server.body_limit_bytes`.
+    #[error("The request body is larger than the limit of {limit} bytes.")]
+    PayloadTooLarge { limit: usize },
+    /// 415: the body is not JSON.
+    #[error("The request body must be JSON (Content-Type: application/json).")]
+    UnsupportedMediaType,
+    /// 422: well-formed but invalid (e.g. an illegal move, an empty name).
+    #[error("{message}")]
+    Unprocessable {
+        code: &'static str,
+        message: String,
+        details: Value,
+    },
+    /// 429: too many requests; retry later.
+    #[error("Too many requests; retry in {retry_after_secs} seconds.")]
+    TooManyRequests { retry_after_secs: u64 },
+    /// 500: a fault on our side. The cause is logged, never shown.
+    #[error("Internal error: {0}")]
+    Internal(String),
+    /// 503: a dependency (the database) is unavailable.
+    #[error("{message}")]
+    Unavailable { message: String },
+}
+
+impl ApiError {
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::BadRequest {
+            code,
+            message: message.into(),
+            details: json!({}),
+        }
+    }
+
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::NotFound {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn unprocessable(code: &'static str, message: impl Into<String>, details: Value) -> Self {
+        ApiError::Unprocessable {
+            code,
+            message: message.into(),
+            details,
+        }
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError::Conflict {
+            code,
+            message: message.into(),
+            details: json!({}),
+        }
+    }
+
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        ApiError::Internal(cause.to_string())
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest { code, .. }
+            | ApiError::NotFound { code, .. }
+            | ApiError::Conflict { code, .. }
+            | ApiError::Unprocessable { code, .. } => code,
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::Forbidden { .. } => "forbidden",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::PayloadTooLarge { .. } => "payload_too_large",
+            ApiError::UnsupportedMediaType => "unsupported_media_type",
+            ApiError::TooManyRequests { .. } => "rate_limited",
+            ApiError::Internal(_) => "internal",
+            ApiError::Unavailable { .. } => "unavailable",
+        }
+    }
+
+    fn details(&self) -> Value {
+        match self {
+            ApiError::BadRequest { details, .. }
+            | ApiError::Conflict { details, .. }
+            | ApiError::Unprocessable { details, .. } => details.clone(),
+            ApiError::Unauthorized(reason) => json!({ "reason": reason.as_str() }),
+            ApiError::Forbidden { allowed, actual } => {
+                json!({ "allowed_roles": allowed, "caller_role": actual })
+            }
+            ApiError::PayloadTooLarge { limit } => json!({ "limit_bytes": limit }),
+            ApiError::TooManyRequests { retry_after_secs } => {
+                json!({ "retry_after_secs": retry_after_secs })
+            }
+            _ => json!({}),
+        }
+    }
+
+    /// The sentence shown to the caller; internal causes stay in the log.
+    fn public_message(&self) -> String {
+        match self {
+            ApiError::Internal(_) => "An internal error occurred; it has been logged.".to_string(),
+            other => other.to_string(),
+        }
+    }
+
+    pub fn envelope(&self) -> ErrorEnvelope {
+        ErrorEnvelope {
+            error: ErrorBody {
+                code: self.code().to_string(),
+                message: self.public_message(),
+                details: self.details(),
+            },
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Conflict { .. } => StatusCode::CONFLICT,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        match self {
+            ApiError::Internal(cause) => tracing::error!(error.cause = %cause, "internal error"),
+            ApiError::Unavailable { message } => tracing::warn!(%message, "unavailable"),
+            _ => {}
+        }
+        let mut response = HttpResponse::build(self.status_code());
+        match self {
+            ApiError::Unauthorized(_) => {
+                response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+            }
+            ApiError::TooManyRequests { retry_after_secs } => {
+                response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+            }
+            _ => {}
+        }
+        response.json(self.envelope())
+    }
+}
+
+/// Every error response has this shape.
+#[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
+pub struct ErrorEnvelope {
+    pub error: ErrorBody,
+}
+
+#[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable machine-readable code, e.g. `invalid_json`, `forbidden`.
+    #[schema(example = "not_found")]
+    pub code: String,
+    /// A sentence for humans; may change between versions.
+    pub message: String,
+    /// Structured context (field names, limits, ...); an empty object when there is none.
+    #[schema(value_type = Object)]
+    pub details: Value,
+}
+
+impl From<diesel::result::Error> for ApiError {
+    fn from(err: diesel::result::Error) -> Self {
+        use diesel::result::{DatabaseErrorKind, Error};
+        match err {
+            Error::NotFound => ApiError::not_found("not_found", "The resource does not exist."),
+            Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => ApiError::Conflict {
+                code: "conflict",
+                message: "The resource already exists.".to_string(),
+                details: json!({ "constraint": info.constraint_name() }),
+            },
+            other => ApiError::internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for ApiError {
+    fn from(err: diesel::r2d2::PoolError) -> Self {
+        tracing::warn!(error = %err, "database pool");
+        ApiError::Unavailable {
+            message: "The database is unavailable.".to_string(),
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(err: actix_web::error::BlockingError) -> Self {
+        ApiError::internal(format!("blocking task failed: {err}"))
+    }
+}

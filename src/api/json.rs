@@ -1,0 +1,149 @@
+//! Request-body and parameter errors in the envelope.
+//!
+//! `ApiJson<T>` replaces `web::Json<T>` for request bodies: it reports the path of the field
+//! that failed (`details.field`, e.g. `moves[3].from`) with serde_json's line and column.
+
+use std::future::Future;
+use std::ops::Deref;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::error::{JsonPayloadError, PathError, PayloadError, QueryPayloadError};
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpRequest};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use super::error::ApiError;
+
+/// A JSON request body deserialised into `T`, with field-precise errors.
+#[derive(Debug)]
+pub struct ApiJson<T>(pub T);
+
+impl<T> ApiJson<T> {
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for ApiJson<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let json_content = is_json_content_type(req);
+        let limit = body_limit(req);
+        // Reads at most the configured PayloadConfig limit.
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            if !json_content {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+            let bytes = body
+                .await
+                .map_err(|err| match err.as_error::<PayloadError>() {
+                    Some(PayloadError::Overflow) => ApiError::PayloadTooLarge { limit },
+                    _ => ApiError::bad_request(
+                        "unreadable_body",
+                        format!("The request body could not be read: {err}."),
+                    ),
+                })?;
+            parse_json(&bytes).map(ApiJson)
+        })
+    }
+}
+
+/// Deserialises `bytes`, naming the failing field on error.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        let path = err.path().to_string();
+        json_error((path != ".").then_some(path), err.inner())
+    })?;
+    // Trailing garbage after the value is malformed too.
+    deserializer.end().map_err(|err| json_error(None, &err))?;
+    Ok(value)
+}
+
+fn json_error(field: Option<String>, inner: &serde_json::Error) -> ApiError {
+    let message = match &field {
+        Some(field) => format!("Invalid JSON body at `{field}`: {inner}."),
+        None => format!("Invalid JSON body: {inner}."),
+    };
+    ApiError::BadRequest {
+        code: "invalid_json",
+        message,
+        details: json!({
+            "field": field,
+            "line": inner.line(),
+            "column": inner.column(),
+        }),
+    }
+}
+
+fn is_json_content_type(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|mime| {
+            let mime = mime.trim().to_ascii_lowercase();
+            mime == "application/json"
+                || (mime.starts_with("application/") && mime.ends_with("+json"))
+        })
+        .unwrap_or(false)
+}
+
+fn body_limit(req: &HttpRequest) -> usize {
+    req.app_data::<web::Data<super::state::AppState>>()
+        .map(|state| state.settings.server.body_limit_bytes)
+        .unwrap_or(0)
+}
+
+/// `web::Json` errors, for handlers that use it anyway.
+pub fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(move |err, _req| {
+            let api_error = match err {
+                JsonPayloadError::Overflow { .. }
+                | JsonPayloadError::OverflowKnownLength { .. } => {
+                    ApiError::PayloadTooLarge { limit }
+                }
+                JsonPayloadError::ContentType => ApiError::UnsupportedMediaType,
+                JsonPayloadError::Deserialize(inner) => json_error(None, &inner),
+                other => ApiError::bad_request(
+                    "unreadable_body",
+                    format!("The request body could not be read: {other}."),
+                ),
+            };
+            api_error.into()
+        })
+}
+
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, _req| {
+        let QueryPayloadError::Deserialize(inner) = &err else {
+            return ApiError::bad_request("invalid_query", format!("Invalid query string: {err}."))
+                .into();
+        };
+        ApiError::bad_request("invalid_query", format!("Invalid query string: {inner}.")).into()
+    })
+}
+
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err, _req| {
+        let message = match &err {
+            PathError::Deserialize(inner) => format!("Invalid path parameter: {inner}."),
+            other => format!("Invalid path parameter: {other}."),
+        };
+        ApiError::bad_request("invalid_path", message).into()
+    })
+}

@@ -1,0 +1,79 @@
+//! Prometheus metrics, in a registry per application (so tests in one process do not mix).
+
+use std::time::Duration;
+
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
+
+use crate::store::DbPool;
+
+pub struct Metrics {
+    registry: Registry,
+    requests: IntCounterVec,
+    latency: HistogramVec,
+    pool_connections: IntGauge,
+    pool_idle: IntGauge,
+    pool_max: IntGauge,
+}
+
+impl Metrics {
+    pub fn new() -> Result<Metrics, prometheus::Error> {
+        let registry = Registry::new_custom(Some("arbiter".to_string()), None)?;
+        let requests = IntCounterVec::new(
+            Opts::new(
+                "http_requests_total",
+                "HTTP requests by method, route pattern and status.",
+            ),
+            &["method", "route", "status"],
+        )?;
+        let latency = HistogramVec::new(
+            HistogramOpts::new(
+                "http_request_duration_seconds",
+                "HTTP request latency by method and route pattern.",
+            ),
+            &["method", "route"],
+        )?;
+        let pool_connections = IntGauge::new(
+            "db_pool_connections",
+            "Database connections open (in use plus idle).",
+        )?;
+        let pool_idle = IntGauge::new("db_pool_idle_connections", "Idle database connections.")?;
+        let pool_max = IntGauge::new("db_pool_max_connections", "Configured pool size.")?;
+        registry.register(Box::new(requests.clone()))?;
+        registry.register(Box::new(latency.clone()))?;
+        registry.register(Box::new(pool_connections.clone()))?;
+        registry.register(Box::new(pool_idle.clone()))?;
+        registry.register(Box::new(pool_max.clone()))?;
+        Ok(Metrics {
+            registry,
+            requests,
+            latency,
+            pool_connections,
+            pool_idle,
+            pool_max,
+        })
+    }
+
+    /// `route` is the matched pattern (e.g. `/api/v1/admin/tokens/{id}`), never the raw path,
+    /// so label cardinality stays bounded.
+    pub fn observe_request(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
+        self.requests
+            .with_label_values(&[method, route, &status.to_string()])
+            .inc();
+        self.latency
+            .with_label_values(&[method, route])
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// The text exposition format, with pool gauges read now.
+    pub fn render(&self, pool: &DbPool) -> Result<String, prometheus::Error> {
+        let state = pool.state();
+        self.pool_connections.set(i64::from(state.connections));
+        self.pool_idle.set(i64::from(state.idle_connections));
+        self.pool_max.set(i64::from(pool.max_size()));
+        let mut out = Vec::new();
+        TextEncoder::new().encode(&self.registry.gather(), &mut out)?;
+        String::from_utf8(out).map_err(|e| prometheus::Error::Msg(e.to_string()))
+    }
+}

@@ -1,0 +1,57 @@
+//! The OpenAPI document, generated from the handlers' and schemas' annotations.
+//! Add each new handler to `paths(...)` and each new body type to `schemas(...)`.
+
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use super::auth::tokens::TokenRole;
+use super::auth::Role;
+use super::error::{ErrorBody, ErrorEnvelope};
+use super::routes::{admin_tokens, health, whoami};
+
+pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Arbiter",
+        description = "Moderation and report handling for online four-player chess.\n\n\
+            Authenticate with `Authorization: Bearer <token>`: an API token (`arb_...`) for the \
+            server and admin roles, or a player token signed by the game site.",
+    ),
+    paths(
+        health::healthz,
+        health::readyz,
+        health::metrics,
+        whoami::whoami,
+        admin_tokens::list_tokens,
+        admin_tokens::create_token,
+        admin_tokens::revoke_token,
+    ),
+    components(schemas(ErrorEnvelope, ErrorBody, Role, TokenRole)),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "operations", description = "Health, readiness and metrics"),
+        (name = "auth", description = "Identity of the caller"),
+        (name = "admin", description = "Administration (admin role)"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        if let Some(components) = openapi.components.as_mut() {
+            components.add_security_scheme(
+                "bearer",
+                SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+            );
+        }
+    }
+}
+
+/// The document as served.
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}

@@ -1,0 +1,138 @@
+//! Keyset pagination: `?limit=&cursor=` in, `next_cursor` out. Cursors are opaque to callers.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::error::ApiError;
+
+pub const DEFAULT_LIMIT: u32 = 50;
+pub const MAX_LIMIT: u32 = 200;
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// `next_cursor` of the previous page; omit for the first page.
+    pub cursor: Option<String>,
+}
+
+/// A resolved page request over an integer key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdPage {
+    pub after_id: Option<i64>,
+    pub limit: i64,
+}
+
+impl PageQuery {
+    pub fn by_id(&self) -> Result<IdPage, ApiError> {
+        let limit = self.limit.unwrap_or(DEFAULT_LIMIT);
+        if limit == 0 || limit > MAX_LIMIT {
+            return Err(ApiError::bad_request(
+                "invalid_limit",
+                format!("`limit` must be between 1 and {MAX_LIMIT}."),
+            ));
+        }
+        let after_id = self.cursor.as_deref().map(decode_id_cursor).transpose()?;
+        Ok(IdPage {
+            after_id,
+            limit: i64::from(limit),
+        })
+    }
+}
+
+pub fn encode_id_cursor(id: i64) -> String {
+    URL_SAFE_NO_PAD.encode(format!("id:{id}"))
+}
+
+fn decode_id_cursor(cursor: &str) -> Result<i64, ApiError> {
+    let invalid = || {
+        ApiError::bad_request(
+            "invalid_cursor",
+            "`cursor` is not a cursor this API returned.",
+        )
+    };
+    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| invalid())?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| invalid())?;
+    text.strip_prefix("id:")
+        .and_then(|id| id.parse().ok())
+        .ok_or_else(invalid)
+}
+
+/// One page of results.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Page<T: ToSchema> {
+    pub items: Vec<T>,
+    /// Pass as `cursor` to get the next page; null on the last page.
+    pub next_cursor: Option<String>,
+}
+
+impl IdPage {
+    /// Rows to fetch: one more than the page, to learn whether another page follows.
+    pub fn fetch_limit(&self) -> i64 {
+        self.limit + 1
+    }
+}
+
+impl<T: ToSchema> Page<T> {
+    /// Builds a page from rows fetched with `page.fetch_limit()`.
+    pub fn from_rows<R>(
+        mut rows: Vec<R>,
+        page: IdPage,
+        key: impl Fn(&R) -> i64,
+        view: impl Fn(R) -> T,
+    ) -> Page<T> {
+        let keep = usize::try_from(page.limit).unwrap_or(usize::MAX);
+        let more = rows.len() > keep;
+        rows.truncate(keep);
+        let next_cursor = if more {
+            rows.last().map(|row| encode_id_cursor(key(row)))
+        } else {
+            None
+        };
+        Page {
+            items: rows.into_iter().map(view).collect(),
+            next_cursor,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_round_trip_and_limits() {
+        let q = PageQuery {
+            limit: Some(10),
+            cursor: Some(encode_id_cursor(42)),
+        };
+        assert_eq!(
+            q.by_id().ok(),
+            Some(IdPage {
+                after_id: Some(42),
+                limit: 10
+            })
+        );
+        assert!(PageQuery {
+            limit: Some(0),
+            cursor: None
+        }
+        .by_id()
+        .is_err());
+        assert!(PageQuery {
+            limit: Some(MAX_LIMIT + 1),
+            cursor: None
+        }
+        .by_id()
+        .is_err());
+        assert!(PageQuery {
+            limit: None,
+            cursor: Some("nope!".into())
+        }
+        .by_id()
+        .is_err());
+    }
+}

@@ -1,0 +1,64 @@
+//! Liveness, readiness and metrics: public, for orchestrators and scrapers.
+
+use std::time::Duration;
+
+use actix_web::{web, HttpResponse};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::state::AppState;
+use crate::store;
+
+/// Longest a readiness probe waits for a database connection.
+const READY_TIMEOUT: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    #[schema(example = "ok")]
+    pub status: &'static str,
+}
+
+/// The process is alive and serving HTTP.
+#[utoipa::path(get, path = "/healthz", tag = "operations",
+    responses((status = 200, description = "Alive", body = Health)))]
+pub async fn healthz() -> web::Json<Health> {
+    web::Json(Health { status: "ok" })
+}
+
+/// The database is reachable: the instance can take traffic.
+#[utoipa::path(get, path = "/readyz", tag = "operations",
+    responses(
+        (status = 200, description = "Ready", body = Health),
+        (status = 503, description = "Database unreachable", body = ErrorEnvelope),
+    ))]
+pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, ApiError> {
+    let pool = state.pool.clone();
+    let reachable = web::block(move || -> Result<(), String> {
+        let mut conn = pool.get_timeout(READY_TIMEOUT).map_err(|e| e.to_string())?;
+        store::ping(&mut conn).map_err(|e| e.to_string())
+    })
+    .await?;
+    match reachable {
+        Ok(()) => Ok(web::Json(Health { status: "ready" })),
+        Err(cause) => {
+            tracing::warn!(%cause, "readiness check failed");
+            Err(ApiError::Unavailable {
+                message: "The database is not reachable.".to_string(),
+            })
+        }
+    }
+}
+
+/// Prometheus metrics in the text exposition format.
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain")))]
+pub async fn metrics(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let text = state
+        .metrics
+        .render(&state.pool)
+        .map_err(ApiError::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(text))
+}

@@ -1,0 +1,27 @@
+//! Route table: one module per resource; `configure` mounts them all.
+
+pub mod admin_tokens;
+pub mod health;
+pub mod whoami;
+
+use actix_web::web;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    // `web::resource` (not the attribute macros) so a known path with another method gets 405.
+    cfg.service(web::resource("/healthz").route(web::get().to(health::healthz)))
+        .service(web::resource("/readyz").route(web::get().to(health::readyz)))
+        .service(web::resource("/metrics").route(web::get().to(health::metrics)))
+        .service(
+            web::scope("/api/v1")
+                .service(web::resource("/whoami").route(web::get().to(whoami::whoami)))
+                .service(
+                    web::resource("/admin/tokens")
+                        .route(web::get().to(admin_tokens::list_tokens))
+                        .route(web::post().to(admin_tokens::create_token)),
+                )
+                .service(
+                    web::resource("/admin/tokens/{id}")
+                        .route(web::delete().to(admin_tokens::revoke_token)),
+                ),
+        );
+}

@@ -1,0 +1,47 @@
+//! Shared application state, one per process, handed to every worker.
+
+use std::sync::Arc;
+
+use actix_web::web;
+
+use super::auth::player::PlayerTokenVerifier;
+use super::error::ApiError;
+use super::metrics::Metrics;
+use crate::config::Settings;
+use crate::store::{DbConnection, DbPool};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub settings: Arc<Settings>,
+    pub pool: DbPool,
+    pub metrics: Arc<Metrics>,
+    /// None when `auth.player_token_secret` is empty: player tokens are then refused.
+    pub player_tokens: Option<Arc<PlayerTokenVerifier>>,
+}
+
+impl AppState {
+    pub fn new(settings: Settings, pool: DbPool) -> Result<AppState, prometheus::Error> {
+        let player_tokens = PlayerTokenVerifier::from_settings(&settings.auth).map(Arc::new);
+        Ok(AppState {
+            settings: Arc::new(settings),
+            pool,
+            metrics: Arc::new(Metrics::new()?),
+            player_tokens,
+        })
+    }
+
+    /// Runs blocking store code on a pooled connection, off the async workers.
+    pub async fn db<T, E, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: Into<ApiError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        web::block(move || {
+            let mut conn = pool.get()?;
+            work(&mut conn).map_err(Into::into)
+        })
+        .await?
+    }
+}

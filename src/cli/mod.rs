@@ -1,0 +1,160 @@
+//! The `arbiter` command line. Each subcommand is a variant of `Command` with its own
+//! function below; add new ones (replay, perft, import, ...) the same way.
+
+pub mod logging;
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::{Args, Parser, Subcommand};
+
+use crate::api::auth::tokens::{self, TokenRole};
+use crate::config::{Settings, CONFIG_FILE_ENV};
+use crate::store::{self, api_tokens, migrations};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Moderation service for online four-player chess"
+)]
+pub struct Cli {
+    /// Configuration file layered over the built-in defaults.
+    #[arg(long, global = true, env = CONFIG_FILE_ENV, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service (applies pending migrations first).
+    Serve,
+    /// Apply pending database migrations.
+    Migrate(MigrateArgs),
+    /// Manage API tokens for game servers and admins.
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// Print the effective configuration (secrets redacted).
+    Config,
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// Revert every migration instead (destroys all data).
+    #[arg(long)]
+    pub revert_all: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create a token and print it once on standard output.
+    Create {
+        #[arg(long, value_enum)]
+        role: TokenRole,
+        #[arg(long)]
+        name: String,
+    },
+    /// List tokens (never the tokens themselves).
+    List,
+    /// Revoke a token by id.
+    Revoke { id: i64 },
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let settings = Settings::load(cli.config.as_deref())?;
+    match cli.command {
+        Command::Serve => serve(settings),
+        Command::Migrate(args) => migrate(settings, &args),
+        Command::Token(command) => token(settings, command),
+        Command::Config => {
+            print!("{}", settings.to_redacted_toml());
+            Ok(())
+        }
+    }
+}
+
+fn serve(settings: Settings) -> anyhow::Result<()> {
+    logging::init(&settings.log)?;
+    actix_web::rt::System::new().block_on(crate::api::server::serve(settings))
+}
+
+/// A single connection for one-shot commands, with migrations applied.
+fn migrated_connection(settings: &Settings) -> anyhow::Result<store::PooledConnection> {
+    let mut conn = open_connection(settings)?;
+    migrations::run_pending(&mut conn).map_err(|e| anyhow::anyhow!("running migrations: {e}"))?;
+    Ok(conn)
+}
+
+fn open_connection(settings: &Settings) -> anyhow::Result<store::PooledConnection> {
+    let mut database = settings.database.clone();
+    database.pool_size = 1;
+    let pool = store::connect(&database).context("opening the database")?;
+    pool.get().context("getting a database connection")
+}
+
+fn migrate(settings: Settings, args: &MigrateArgs) -> anyhow::Result<()> {
+    let mut conn = open_connection(&settings)?;
+    let (verb, versions) = if args.revert_all {
+        ("reverted", migrations::revert_all(&mut conn))
+    } else {
+        ("applied", migrations::run_pending(&mut conn))
+    };
+    let versions = versions.map_err(|e| anyhow::anyhow!("migrations: {e}"))?;
+    if versions.is_empty() {
+        println!("nothing to do: database is up to date");
+    }
+    for version in versions {
+        println!("{verb} {version}");
+    }
+    Ok(())
+}
+
+fn token(settings: Settings, command: TokenCommand) -> anyhow::Result<()> {
+    let mut conn = migrated_connection(&settings)?;
+    match command {
+        TokenCommand::Create { role, name } => {
+            let (row, token) = tokens::issue(&mut conn, role, &name)?;
+            eprintln!(
+                "created {} token {} ({:?}); it is shown only now:",
+                role.as_str(),
+                row.id,
+                row.name
+            );
+            println!("{token}");
+        }
+        TokenCommand::List => {
+            println!(
+                "{:>6}  {:<6}  {:<20}  {:<20}  {:<20}  name",
+                "id", "role", "created", "last used", "revoked"
+            );
+            let mut after = None;
+            loop {
+                let page = api_tokens::list_page(&mut conn, after, 500)?;
+                let Some(last) = page.last() else { break };
+                after = Some(last.id);
+                for row in &page {
+                    let when = |t: Option<chrono::NaiveDateTime>| {
+                        t.map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
+                            .unwrap_or_else(|| "-".to_string())
+                    };
+                    println!(
+                        "{:>6}  {:<6}  {:<20}  {:<20}  {:<20}  {}",
+                        row.id,
+                        row.role,
+                        when(Some(row.created_at)),
+                        when(row.last_used_at),
+                        when(row.revoked_at),
+                        row.name
+                    );
+                }
+            }
+        }
+        TokenCommand::Revoke { id } => match api_tokens::revoke(&mut conn, id, store::now())? {
+            Some(row) => println!("revoked token {} ({:?})", row.id, row.name),
+            None => bail!("no token has id {id}"),
+        },
+    }
+    Ok(())
+}

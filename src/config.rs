@@ -1,0 +1,279 @@
+//! Typed settings: the built-in `config/default.toml`, then an optional file, then
+//! `ARBITER_<SECTION>__<KEY>` environment variables.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use figment::providers::{Env, Format, Toml};
+use figment::Figment;
+use serde::{Deserialize, Serialize};
+
+/// The documented defaults, compiled in so the binary needs no files beside it.
+pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+
+/// Prefix of environment overrides; `__` separates section and key.
+pub const ENV_PREFIX: &str = "ARBITER_";
+
+/// Names the optional configuration file when `--config` is not given.
+pub const CONFIG_FILE_ENV: &str = "ARBITER_CONFIG";
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub auth: AuthSettings,
+    pub log: LogSettings,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSettings {
+    pub listen: SocketAddr,
+    pub body_limit_bytes: usize,
+    pub workers: usize,
+    pub shutdown_timeout_secs: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseSettings {
+    pub url: String,
+    pub pool_size: u32,
+    pub connect_timeout_secs: u64,
+    pub busy_timeout_ms: u64,
+}
+
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSettings {
+    pub player_token_secret: String,
+    pub clock_skew_secs: u64,
+    pub last_used_resolution_secs: u64,
+}
+
+// Hand-written so the secret never reaches a log line through `{:?}`.
+impl std::fmt::Debug for AuthSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthSettings")
+            .field("player_token_secret", &redacted(&self.player_token_secret))
+            .field("clock_skew_secs", &self.clock_skew_secs)
+            .field("last_used_resolution_secs", &self.last_used_resolution_secs)
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSettings {
+    pub level: String,
+    pub format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Minimum length of the player token secret: HS256 keys shorter than the hash are weak.
+pub const MIN_PLAYER_SECRET_BYTES: usize = 32;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("configuration file {0} does not exist")]
+    MissingFile(String),
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+    #[error("invalid configuration: key `{key}`: {message}")]
+    BadValue { key: &'static str, message: String },
+}
+
+impl Settings {
+    /// Loads defaults, then `file` if given, then the process environment.
+    pub fn load(file: Option<&Path>) -> Result<Settings, ConfigError> {
+        let mut figment = Figment::from(Toml::string(DEFAULT_TOML));
+        if let Some(path) = file {
+            if !path.is_file() {
+                return Err(ConfigError::MissingFile(path.display().to_string()));
+            }
+            figment = figment.merge(Toml::file_exact(path));
+        }
+        // Only `SECTION__KEY` variables are settings; ARBITER_CONFIG and other
+        // ARBITER_* variables (e.g. for tests) are not.
+        figment = figment.merge(
+            Env::prefixed(ENV_PREFIX)
+                .filter(|key| key.as_str().contains("__"))
+                .split("__"),
+        );
+        Self::extract(figment)
+    }
+
+    /// The built-in defaults only (used by tests and tools).
+    pub fn defaults() -> Result<Settings, ConfigError> {
+        Self::extract(Figment::from(Toml::string(DEFAULT_TOML)))
+    }
+
+    /// Parses a TOML document layered over the defaults, ignoring the environment.
+    pub fn from_toml_str(toml: &str) -> Result<Settings, ConfigError> {
+        Self::extract(Figment::from(Toml::string(DEFAULT_TOML)).merge(Toml::string(toml)))
+    }
+
+    fn extract(figment: Figment) -> Result<Settings, ConfigError> {
+        let settings: Settings = figment.extract().map_err(|errors| {
+            // figment reports every failure with its key path and source.
+            let all: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
+            ConfigError::Invalid(all.join("; "))
+        })?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Checks the rules types alone cannot express.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.server.body_limit_bytes == 0 {
+            return Err(bad("server.body_limit_bytes", "must be greater than 0"));
+        }
+        if self.database.pool_size == 0 {
+            return Err(bad("database.pool_size", "must be greater than 0"));
+        }
+        if self.database.connect_timeout_secs == 0 {
+            return Err(bad(
+                "database.connect_timeout_secs",
+                "must be greater than 0",
+            ));
+        }
+        if crate::store::DatabaseTarget::parse(&self.database.url).is_err() {
+            return Err(bad(
+                "database.url",
+                "must start with sqlite://, postgres:// or postgresql://",
+            ));
+        }
+        let secret_len = self.auth.player_token_secret.len();
+        if secret_len > 0 && secret_len < MIN_PLAYER_SECRET_BYTES {
+            return Err(bad(
+                "auth.player_token_secret",
+                &format!("must be empty (disabled) or at least {MIN_PLAYER_SECRET_BYTES} bytes"),
+            ));
+        }
+        if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
+            return Err(bad(
+                "log.level",
+                "is not a level or tracing filter (e.g. \"info\" or \"info,arbiter=debug\")",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The settings as TOML with secrets blanked, for `arbiter config`.
+    pub fn to_redacted_toml(&self) -> String {
+        let mut shown = self.clone();
+        shown.auth.player_token_secret = redacted(&self.auth.player_token_secret).to_string();
+        shown.database.url = redact_url_password(&self.database.url);
+        toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
+    }
+}
+
+fn bad(key: &'static str, message: &str) -> ConfigError {
+    ConfigError::BadValue {
+        key,
+        message: message.to_string(),
+    }
+}
+
+fn redacted(secret: &str) -> &'static str {
+    if secret.is_empty() {
+        ""
+    } else {
+        "<redacted>"
+    }
+}
+
+/// Blanks the password of `scheme://user:password@host/...`.
+fn redact_url_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some((userinfo, host)) = rest.split_once('@') else {
+        return url.to_string();
+    };
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:<redacted>@{host}"),
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_parse() {
+        let s = Settings::defaults().expect("defaults are valid");
+        assert_eq!(s.server.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(s.database.url, "sqlite://data/arbiter.db");
+        assert_eq!(s.log.format, LogFormat::Text);
+    }
+
+    #[test]
+    fn production_example_parses() {
+        let s = Settings::from_toml_str(include_str!("../config/production.example.toml"))
+            .expect("example is valid");
+        assert_eq!(s.log.format, LogFormat::Json);
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = Settings::from_toml_str("[server]\nlisten_port = 9\n").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("listen_port"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_section_is_named() {
+        let err = Settings::from_toml_str("[serverz]\nlisten = 9\n").unwrap_err();
+        assert!(err.to_string().contains("serverz"), "{err}");
+    }
+
+    #[test]
+    fn bad_type_names_key() {
+        let err = Settings::from_toml_str("[server]\nworkers = \"many\"\n").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("workers"), "{msg}");
+    }
+
+    #[test]
+    fn bad_enum_names_key() {
+        let err = Settings::from_toml_str("[log]\nformat = \"xml\"\n").unwrap_err();
+        assert!(err.to_string().contains("format"), "{err}");
+    }
+
+    #[test]
+    fn short_secret_rejected() {
+        let err = Settings::from_toml_str("[auth]\nplayer_token_secret = \"short\"\n").unwrap_err();
+        assert!(
+            err.to_string().contains("auth.player_token_secret"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bad_database_url_rejected() {
+        let err = Settings::from_toml_str("[database]\nurl = \"mysql://x\"\n").unwrap_err();
+        assert!(err.to_string().contains("database.url"), "{err}");
+    }
+
+    #[test]
+    fn redaction_hides_secrets() {
+        let s = Settings::from_toml_str(
+            "[auth]\nplayer_token_secret = \"0123456789abcdef0123456789abcdef\"\n\
+             [database]\nurl = \"postgres://u:pw@h/db\"\n",
+        )
+        .expect("valid");
+        let shown = s.to_redacted_toml();
+        assert!(!shown.contains("0123456789abcdef"), "{shown}");
+        assert!(!shown.contains(":pw@"), "{shown}");
+        assert!(!format!("{s:?}").contains("0123456789abcdef"));
+    }
+}

@@ -1,0 +1,236 @@
+//! One connection type for both backends, its pool, and per-connection set-up.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::r2d2::{self, CustomizeConnection, ManageConnection, R2D2Connection};
+use diesel::sqlite::SqliteConnection;
+use diesel::{Connection, ConnectionError};
+
+use crate::config::DatabaseSettings;
+
+/// A connection to either backend. Queries are written once against this type; the
+/// derive dispatches them to the inner connection.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Postgres(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+impl DbConnection {
+    pub fn backend(&self) -> Backend {
+        match self {
+            DbConnection::Postgres(_) => Backend::Postgres,
+            DbConnection::Sqlite(_) => Backend::Sqlite,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+pub type DbPool = r2d2::Pool<DbConnectionManager>;
+pub type PooledConnection = r2d2::PooledConnection<DbConnectionManager>;
+
+/// Where a database URL points. Chosen by scheme, never by trial: trying PostgreSQL first and
+/// falling back to SQLite would turn an unreachable server into a stray local file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DatabaseTarget {
+    Postgres(String),
+    Sqlite(PathBuf),
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("unsupported database url scheme (expected sqlite://, postgres:// or postgresql://)")]
+pub struct UnsupportedUrl;
+
+impl DatabaseTarget {
+    pub fn parse(url: &str) -> Result<DatabaseTarget, UnsupportedUrl> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(DatabaseTarget::Postgres(url.to_string()))
+        } else if let Some(path) = url.strip_prefix("sqlite://") {
+            if path.is_empty() {
+                return Err(UnsupportedUrl);
+            }
+            Ok(DatabaseTarget::Sqlite(PathBuf::from(path)))
+        } else {
+            Err(UnsupportedUrl)
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            DatabaseTarget::Postgres(_) => Backend::Postgres,
+            DatabaseTarget::Sqlite(_) => Backend::Sqlite,
+        }
+    }
+}
+
+/// Opens connections of the configured backend for the r2d2 pool.
+#[derive(Debug)]
+pub struct DbConnectionManager {
+    target: DatabaseTarget,
+}
+
+impl DbConnectionManager {
+    pub fn new(target: DatabaseTarget) -> Self {
+        DbConnectionManager { target }
+    }
+}
+
+impl ManageConnection for DbConnectionManager {
+    type Connection = DbConnection;
+    type Error = r2d2::Error;
+
+    fn connect(&self) -> Result<DbConnection, r2d2::Error> {
+        match &self.target {
+            DatabaseTarget::Postgres(url) => PgConnection::establish(url)
+                .map(DbConnection::Postgres)
+                .map_err(r2d2::Error::ConnectionError),
+            DatabaseTarget::Sqlite(path) => {
+                let path = path.to_str().ok_or_else(|| {
+                    r2d2::Error::ConnectionError(ConnectionError::InvalidConnectionUrl(
+                        "sqlite path is not valid UTF-8".to_string(),
+                    ))
+                })?;
+                SqliteConnection::establish(path)
+                    .map(DbConnection::Sqlite)
+                    .map_err(r2d2::Error::ConnectionError)
+            }
+        }
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
+        conn.ping().map_err(r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut DbConnection) -> bool {
+        conn.is_broken()
+    }
+}
+
+/// Per-connection settings applied when the pool opens a connection. SQLite keeps these
+/// per connection, so every pooled connection must get them.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionSetup {
+    pub busy_timeout: Duration,
+}
+
+impl CustomizeConnection<DbConnection, r2d2::Error> for ConnectionSetup {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
+        match conn {
+            DbConnection::Sqlite(sqlite) => {
+                // busy_timeout first, so switching to WAL waits instead of failing when another
+                // connection holds the lock.
+                let pragmas = format!(
+                    "PRAGMA busy_timeout = {};\
+                     PRAGMA journal_mode = WAL;\
+                     PRAGMA synchronous = NORMAL;\
+                     PRAGMA foreign_keys = ON;",
+                    self.busy_timeout.as_millis()
+                );
+                sqlite
+                    .batch_execute(&pragmas)
+                    .map_err(r2d2::Error::QueryError)
+            }
+            DbConnection::Postgres(pg) => pg
+                // Every timestamp is UTC; make the session agree so now() and casts do too.
+                .batch_execute("SET TIME ZONE 'UTC'")
+                .map_err(r2d2::Error::QueryError),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PoolSetupError {
+    #[error("database url: {0}")]
+    Url(#[from] UnsupportedUrl),
+    #[error("cannot create database directory {path}: {source}")]
+    Directory {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot connect to the database: {0}")]
+    Connect(#[from] r2d2::PoolError),
+}
+
+/// Builds the pool and checks that one connection can be opened.
+pub fn connect(settings: &DatabaseSettings) -> Result<DbPool, PoolSetupError> {
+    let builder = pool_builder(settings)?;
+    let manager = manager_for(settings)?;
+    Ok(builder.build(manager)?)
+}
+
+/// Builds the pool without connecting; connections are opened on demand. Used where start-up
+/// must not wait for the database (and by tests of an unreachable database).
+pub fn connect_lazy(settings: &DatabaseSettings) -> Result<DbPool, PoolSetupError> {
+    let builder = pool_builder(settings)?;
+    let manager = manager_for(settings)?;
+    Ok(builder.build_unchecked(manager))
+}
+
+fn manager_for(settings: &DatabaseSettings) -> Result<DbConnectionManager, PoolSetupError> {
+    let target = DatabaseTarget::parse(&settings.url)?;
+    if let DatabaseTarget::Sqlite(path) = &target {
+        ensure_parent_dir(path)?;
+    }
+    Ok(DbConnectionManager::new(target))
+}
+
+fn pool_builder(
+    settings: &DatabaseSettings,
+) -> Result<r2d2::Builder<DbConnectionManager>, PoolSetupError> {
+    Ok(r2d2::Pool::builder()
+        .max_size(settings.pool_size)
+        // Open connections on demand; a burst grows the pool up to max_size.
+        .min_idle(Some(1))
+        .connection_timeout(Duration::from_secs(settings.connect_timeout_secs))
+        .connection_customizer(Box::new(ConnectionSetup {
+            busy_timeout: Duration::from_millis(settings.busy_timeout_ms),
+        })))
+}
+
+fn ensure_parent_dir(path: &Path) -> Result<(), PoolSetupError> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            std::fs::create_dir_all(dir).map_err(|source| PoolSetupError::Directory {
+                path: dir.display().to_string(),
+                source,
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A trivial round trip, for readiness checks.
+pub fn ping(conn: &mut DbConnection) -> diesel::QueryResult<()> {
+    conn.batch_execute("SELECT 1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_targets() {
+        assert_eq!(
+            DatabaseTarget::parse("sqlite://data/a.db").ok(),
+            Some(DatabaseTarget::Sqlite(PathBuf::from("data/a.db")))
+        );
+        assert_eq!(
+            DatabaseTarget::parse("sqlite:///tmp/a.db").ok(),
+            Some(DatabaseTarget::Sqlite(PathBuf::from("/tmp/a.db")))
+        );
+        assert!(matches!(
+            DatabaseTarget::parse("postgres://u@h/db"),
+            Ok(DatabaseTarget::Postgres(_))
+        ));
+        assert!(DatabaseTarget::parse("mysql://h/db").is_err());
+        assert!(DatabaseTarget::parse("sqlite://").is_err());
+    }
+}

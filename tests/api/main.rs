@@ -1,0 +1,12 @@
+//! HTTP and start-up tests, one binary. Each module covers one area; every test makes its
+//! own database (see `support`).
+
+mod admin_tokens;
+mod config_startup;
+mod errors;
+mod live;
+mod migrations;
+mod openapi;
+mod operations;
+mod role_matrix;
+mod support;

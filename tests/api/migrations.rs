@@ -1,0 +1,121 @@
+//! All migrations go up, down and up again, on SQLite always and on PostgreSQL when
+//! ARBITER_TEST_DATABASE_URL is set.
+
+use arbiter::api::auth::tokens::{self, TokenRole};
+use arbiter::store::{self, api_tokens, migrations};
+
+use crate::support::{postgres_url, test_settings, TestDb};
+
+fn up_down_up(db: &TestDb) {
+    let settings = test_settings(db);
+    let pool = store::connect(&settings.database).expect("pool");
+    let mut conn = pool.get().expect("connection");
+
+    let first = migrations::run_pending(&mut conn).expect("up");
+    assert!(!first.is_empty());
+    assert!(migrations::pending(&mut conn).expect("pending").is_empty());
+    tokens::issue(&mut conn, TokenRole::Admin, "before").expect("insert");
+
+    let reverted = migrations::revert_all(&mut conn).expect("down");
+    let mut reverted_sorted = reverted.clone();
+    reverted_sorted.sort();
+    let mut first_sorted = first.clone();
+    first_sorted.sort();
+    assert_eq!(
+        reverted_sorted, first_sorted,
+        "down reverts exactly what up applied"
+    );
+    assert_eq!(
+        migrations::pending(&mut conn).expect("pending").len(),
+        first.len()
+    );
+
+    let again = migrations::run_pending(&mut conn).expect("up again");
+    assert_eq!(again, first);
+    // The schema is usable and empty after the round trip.
+    assert!(api_tokens::list_page(&mut conn, None, 10)
+        .expect("list")
+        .is_empty());
+    tokens::issue(&mut conn, TokenRole::Server, "after").expect("insert");
+    assert_eq!(
+        api_tokens::list_page(&mut conn, None, 10)
+            .expect("list")
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn migrations_up_down_up_on_sqlite() {
+    up_down_up(&TestDb::sqlite());
+}
+
+#[test]
+fn migrations_up_down_up_on_postgres() {
+    let Some(url) = postgres_url() else {
+        eprintln!("skipped: ARBITER_TEST_DATABASE_URL is not set");
+        return;
+    };
+    let db = TestDb::postgres(&url);
+    assert!(db.is_postgres());
+    up_down_up(&db);
+}
+
+#[test]
+fn sqlite_connections_use_wal_foreign_keys_and_busy_timeout() {
+    use diesel::sql_types::{BigInt, Text};
+    use diesel::{QueryableByName, RunQueryDsl};
+
+    #[derive(QueryableByName)]
+    struct Mode {
+        #[diesel(sql_type = Text)]
+        journal_mode: String,
+    }
+    #[derive(QueryableByName)]
+    struct Flag {
+        #[diesel(sql_type = BigInt)]
+        foreign_keys: i64,
+    }
+    #[derive(QueryableByName)]
+    struct Timeout {
+        #[diesel(sql_type = BigInt)]
+        timeout: i64,
+    }
+
+    let db = TestDb::sqlite();
+    let mut settings = test_settings(&db);
+    settings.database.busy_timeout_ms = 1234;
+    let pool = store::connect(&settings.database).expect("pool");
+    // Check a second connection too: the settings are per connection.
+    let mut first = pool.get().expect("connection");
+    let mut second = pool.get().expect("connection");
+    for conn in [&mut first, &mut second] {
+        let mode: Mode = diesel::sql_query("PRAGMA journal_mode")
+            .get_result(&mut **conn)
+            .expect("mode");
+        assert_eq!(mode.journal_mode.to_lowercase(), "wal");
+        let fk: Flag = diesel::sql_query("PRAGMA foreign_keys")
+            .get_result(&mut **conn)
+            .expect("fk");
+        assert_eq!(fk.foreign_keys, 1);
+        let timeout: Timeout = diesel::sql_query("PRAGMA busy_timeout")
+            .get_result(&mut **conn)
+            .expect("timeout");
+        assert_eq!(timeout.timeout, 1234);
+    }
+}
+
+#[test]
+fn timestamps_round_trip_exactly() {
+    let db = TestDb::new();
+    let settings = test_settings(&db);
+    let pool = crate::support::migrated_pool(&settings);
+    let mut conn = pool.get().expect("connection");
+    let (row, _) = tokens::issue(&mut conn, TokenRole::Admin, "clock").expect("insert");
+    let read = api_tokens::find(&mut conn, row.id)
+        .expect("find")
+        .expect("exists");
+    assert_eq!(read.created_at, row.created_at);
+    let age = store::now() - read.created_at;
+    assert!(age.num_seconds().abs() < 60, "stored as UTC: {age}");
+}
