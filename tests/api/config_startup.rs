@@ -162,6 +162,28 @@ fn migrate_reports_versions_then_nothing_to_do() {
     );
 }
 
+/// Kills the server if the test fails before stopping it, so no process outlives the test.
+struct ServerProcess(Option<std::process::Child>);
+
+impl ServerProcess {
+    fn child(&mut self) -> &mut std::process::Child {
+        self.0.as_mut().expect("server process")
+    }
+
+    fn take(&mut self) -> std::process::Child {
+        self.0.take().expect("server process")
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        if let Some(child) = self.0.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     listener.local_addr().expect("addr").port()
@@ -171,16 +193,18 @@ fn free_port() -> u16 {
 fn serve_answers_then_stops_gracefully_on_sigterm() {
     let dir = tempfile::tempdir().expect("temp dir");
     let port = free_port();
-    let mut child = arbiter(dir.path())
-        .env("ARBITER_SERVER__LISTEN", format!("127.0.0.1:{port}"))
-        .env("ARBITER_SERVER__WORKERS", "1")
-        .env("ARBITER_SERVER__SHUTDOWN_TIMEOUT_SECS", "2")
-        .env("ARBITER_LOG__FORMAT", "json")
-        .arg("serve")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn serve");
+    let mut server = ServerProcess(Some(
+        arbiter(dir.path())
+            .env("ARBITER_SERVER__LISTEN", format!("127.0.0.1:{port}"))
+            .env("ARBITER_SERVER__WORKERS", "1")
+            .env("ARBITER_SERVER__SHUTDOWN_TIMEOUT_SECS", "2")
+            .env("ARBITER_LOG__FORMAT", "json")
+            .arg("serve")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn serve"),
+    ));
 
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -201,7 +225,7 @@ fn serve_answers_then_stops_gracefully_on_sigterm() {
         "GET /api/v1/whoami HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer arb_secret_never_logged\r\nConnection: close\r\n\r\n",
     );
 
-    let pid = child.id().to_string();
+    let pid = server.child().id().to_string();
     let killed = Command::new("kill")
         .args(["-TERM", &pid])
         .status()
@@ -209,16 +233,16 @@ fn serve_answers_then_stops_gracefully_on_sigterm() {
     assert!(killed.success());
     let deadline = Instant::now() + Duration::from_secs(20);
     let exit = loop {
-        if let Some(exit) = child.try_wait().expect("wait") {
+        if let Some(exit) = server.child().try_wait().expect("wait") {
             break Some(exit);
         }
         if Instant::now() > deadline {
-            let _ = child.kill();
+            let _ = server.child().kill();
             break None;
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    let output = child.wait_with_output().expect("output");
+    let output = server.take().wait_with_output().expect("output");
     let logs = String::from_utf8_lossy(&output.stderr);
 
     assert!(ready, "server did not become ready; logs:\n{logs}");
