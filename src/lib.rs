@@ -1,3 +1,4 @@
 //! Arbiter: moderation and report handling for online four-player chess.
 
+pub mod chat;
 pub mod rules;

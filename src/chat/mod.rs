@@ -1,0 +1,2 @@
+//! Chat analysis (pure).
+pub mod normalize;
