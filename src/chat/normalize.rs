@@ -102,6 +102,22 @@ impl NormalizedLine {
             current_run: 0,
         };
         builder.run(input);
+        let end = input.len() as u32;
+        self.push_sentinel(end);
+    }
+
+    /// The matching form starts and ends with a space so that whole-word patterns
+    /// can be written as " word ".
+    fn push_sentinel(&mut self, at: u32) {
+        self.text.push(' ');
+        self.source.push((at, at));
+        self.runs.push(1);
+        self.token_of_byte.push(u16::MAX);
+    }
+
+    /// The matching form without its leading and trailing sentinel spaces.
+    pub fn trimmed(&self) -> &str {
+        self.text.trim_matches(' ')
     }
 
     fn clear(&mut self) {
@@ -112,6 +128,7 @@ impl NormalizedLine {
         self.tokens.clear();
         self.stats = LineStats::default();
         self.scratch.clear();
+        self.push_sentinel(0);
     }
 
     /// The original byte range of the matching-form range `start..end`.
@@ -550,7 +567,7 @@ mod tests {
     fn norm(s: &str) -> String {
         let mut line = NormalizedLine::new();
         line.normalize(s);
-        line.text.clone()
+        line.trimmed().to_string()
     }
 
     #[test]
@@ -595,10 +612,10 @@ mod tests {
     fn collapses_runs_and_remembers_lengths() {
         let mut line = NormalizedLine::new();
         line.normalize("fuuuuuck ass as");
-        assert_eq!(line.text, "fuck as as");
-        assert_eq!(line.run_at(1), 5);
-        assert_eq!(line.run_at(6), 2);
-        assert_eq!(line.run_at(9), 1);
+        assert_eq!(line.text, " fuck as as ");
+        assert_eq!(line.run_at(2), 5);
+        assert_eq!(line.run_at(7), 2);
+        assert_eq!(line.run_at(10), 1);
     }
 
     #[test]
@@ -606,14 +623,14 @@ mod tests {
         let input = "oh Ｆ u c k   off";
         let mut line = NormalizedLine::new();
         line.normalize(input);
-        assert_eq!(line.text, "oh fuck of");
-        let (s, e) = line.original_span(3, 7);
+        assert_eq!(line.text, " oh fuck of ");
+        let (s, e) = line.original_span(4, 8);
         assert_eq!(&input[s..e], "Ｆ u c k");
-        let (s, e) = line.original_span(8, 10);
+        let (s, e) = line.original_span(9, 11);
         assert_eq!(&input[s..e], "off");
         let input = "sh!iiiit";
         line.normalize(input);
-        let (s, e) = line.original_span(0, line.text.len());
+        let (s, e) = line.original_span(1, line.text.len() - 1);
         assert_eq!(&input[s..e], input);
     }
 
