@@ -67,6 +67,8 @@ pub(crate) struct Pattern {
     pub runs: Box<[u8]>,
     /// The pattern starts with the word-boundary space.
     pub leading_space: bool,
+    /// The pattern ends with the word-boundary space.
+    pub trailing_space: bool,
 }
 
 /// A lexicon file could not be read.
@@ -282,7 +284,41 @@ impl Lexicon {
                 builder.add(&mut line, &variant, role, lead, trail);
             }
         }
+        // Compounds written as two words ("rag head", "bend over") match as a phrase;
+        // each part must be a whole word, so "but treason" never becomes "butt...".
+        for (index, entry) in entries.iter().enumerate() {
+            let term = entry.term.as_str();
+            let long_single_word = matches!(entry.mode, MatchMode::Sub | MatchMode::Prefix)
+                && (6..=14).contains(&term.len())
+                && term.bytes().all(|b| b.is_ascii_lowercase());
+            if !long_single_word {
+                continue;
+            }
+            for split in 3..=term.len() - 3 {
+                let phrase = format!("{} {}", &term[..split], &term[split..]);
+                builder.add(&mut line, &phrase, PatternRole::Offensive(index as u32), true, true);
+            }
+        }
+        // An allowlist word spelled exactly like an offensive entry ("he'll") would
+        // cancel it: such words are left out.
+        let offensive_forms: std::collections::HashSet<(String, Box<[u8]>)> = builder
+            .texts
+            .iter()
+            .zip(&builder.patterns)
+            .map(|(text, pattern)| {
+                let inner = text.trim();
+                let from = usize::from(pattern.leading_space);
+                let runs: Box<[u8]> = pattern.runs[from..from + inner.len()].into();
+                (inner.to_string(), runs)
+            })
+            .collect();
         for term in &allow_terms {
+            line.normalize(term);
+            let inner = line.trimmed().to_string();
+            let runs: Box<[u8]> = line.runs()[1..1 + inner.len()].into();
+            if offensive_forms.contains(&(inner, runs)) {
+                continue;
+            }
             builder.add(&mut line, term, PatternRole::Allow, false, false);
         }
         for (word, bits) in &cue_words {
@@ -335,9 +371,22 @@ impl PatternSet {
     ) -> Option<String> {
         line.normalize(term);
         let form = line.trimmed();
-        if form.is_empty() || form.contains('*') {
+        let offensive = matches!(role, PatternRole::Offensive(_));
+        // One ASCII letter matches far too much ("_l_" folds to "l"), unless it was
+        // repeated ("kkk").
+        let single_letter = form.is_ascii() && form.len() < 2 && line.run_at(1) < 2;
+        if form.is_empty() || form.contains('*') || (offensive && single_letter) {
             return None;
         }
+        let (lead, trail) = if offensive && form.contains(' ') {
+            // Several words: they must be whole words ("f you" is not in "poof you").
+            (true, true)
+        } else if offensive && !lead && form.is_ascii() && form.len() < 3 {
+            // A substring entry of two letters would match inside countless words.
+            (true, true)
+        } else {
+            (lead, trail)
+        };
         let form_start = 1usize; // after the leading sentinel
         let form_end = form_start + form.len();
         let start = if lead { form_start - 1 } else { form_start };
@@ -349,6 +398,7 @@ impl PatternSet {
             role,
             runs,
             leading_space: lead,
+            trailing_space: trail,
         });
         Some(form.to_string())
     }

@@ -179,16 +179,32 @@ impl Builder<'_> {
             self.count_stats(ch);
             if ch.is_ascii() {
                 let next = iter.peek().map(|&(_, c)| c);
+                if ch == '[' && input[end..].starts_with("_]") {
+                    // "[_]" stands for the letter u ("f[_]cker").
+                    iter.next();
+                    iter.next();
+                    self.push_char('u', CharKind::LetterSymbol, at, end + 2);
+                    continue;
+                }
+                if ch == '|' && input[end..].starts_with("\\|") {
+                    // "|\|" stands for the letter n.
+                    iter.next();
+                    iter.next();
+                    self.push_char('n', CharKind::LetterSymbol, at, end + 2);
+                    continue;
+                }
                 if ch == '(' && next == Some(')') {
                     // "()" stands for the letter o ("f()()k").
                     iter.next();
                     self.push_char('o', CharKind::LetterSymbol, at, end + 1);
                     continue;
                 }
-                if ch == '-' && (next == Some('-') || self.last_pending_is_wildcard()) {
+                if (ch == '-' || ch == '_')
+                    && (next == Some(ch) || self.last_pending_is_wildcard())
+                {
                     // A run of dashes inside a word censors letters ("f---ing").
                     if self.has_pending_letter() {
-                        self.push_char('-', CharKind::Wildcard, at, end);
+                        self.push_char(ch, CharKind::Wildcard, at, end);
                         continue;
                     }
                 }
@@ -243,12 +259,23 @@ impl Builder<'_> {
 
     fn ascii(&mut self, ch: char, at: usize, end: usize) {
         match ch {
+            // "v" is read as "u" (both in lines and in lexicon terms): "fvck", "cvnt".
+            'v' | 'V' => self.push_char('u', CharKind::Letter, at, end),
             'a'..='z' | 'A'..='Z' => {
                 self.push_char(ch.to_ascii_lowercase(), CharKind::Letter, at, end)
             }
             '0'..='9' => self.push_char(ch, CharKind::Digit, at, end),
             '@' => self.push_char('a', CharKind::LetterSymbol, at, end),
             '$' => self.push_char('s', CharKind::LetterSymbol, at, end),
+            '+' => self.push_char('t', CharKind::LetterSymbol, at, end),
+            '<' => self.push_char('c', CharKind::LetterSymbol, at, end),
+            '&' => {
+                if self.line.scratch.is_empty() {
+                    self.boundary(Boundary::Punct);
+                } else {
+                    self.push_char(ch, CharKind::Wildcard, at, end);
+                }
+            }
             '*' | '#' | '^' | '%' | '!' => {
                 if self.line.scratch.is_empty() {
                     // Leading: punctuation or emphasis, not censoring.
@@ -272,6 +299,10 @@ impl Builder<'_> {
 
     fn non_ascii(&mut self, ch: char, at: usize, end: usize) {
         if is_invisible(ch) {
+            return;
+        }
+        if let Some(letter) = enclosed_letter(ch) {
+            self.push_char(letter, CharKind::Letter, at, end);
             return;
         }
         if is_emoji(ch) {
@@ -420,8 +451,14 @@ impl Builder<'_> {
                 }
                 CharKind::Wildcard => continue,
             };
-            // Collapse a repeated letter, remembering the run length.
-            if ch != '*' && !ch.is_ascii_digit() && line.text.len() > start && line.text.ends_with(ch) {
+            // Collapse a repeated letter, remembering the run length (also across
+            // joined single letters: "a s s").
+            let joins_run = join && line.text.len() == start;
+            if ch != '*'
+                && !ch.is_ascii_digit()
+                && (line.text.len() > start || joins_run)
+                && line.text.ends_with(ch)
+            {
                 let width = ch.len_utf8();
                 let first = line.text.len() - width;
                 for i in first..line.text.len() {
@@ -523,6 +560,20 @@ fn is_invisible(c: char) -> bool {
         | 0x1F3FB..=0x1F3FF | 0xE0000..=0xE007F)
 }
 
+/// Squared, circled and regional-indicator letters (🅵, 🅕, 🇬) have no
+/// compatibility decomposition; they are read as the letter they show.
+fn enclosed_letter(c: char) -> Option<char> {
+    let code = c as u32;
+    let base = match code {
+        0x1F130..=0x1F149 => 0x1F130,
+        0x1F150..=0x1F169 => 0x1F150,
+        0x1F170..=0x1F189 => 0x1F170,
+        0x1F1E6..=0x1F1FF => 0x1F1E6,
+        _ => return None,
+    };
+    char::from_u32('a' as u32 + code - base)
+}
+
 fn is_emoji(c: char) -> bool {
     matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF)
 }
@@ -530,30 +581,30 @@ fn is_emoji(c: char) -> bool {
 /// Letters that look like a Latin letter (Cyrillic, Greek, small capitals, symbols).
 fn homoglyph(c: char) -> Option<char> {
     Some(match c {
-        'а' | 'А' | 'α' | 'Α' | 'ɑ' | 'ᴀ' | 'ä' => 'a',
+        'а' | 'А' | 'α' | 'Α' | 'ɑ' | 'ᴀ' | 'ä' | 'Ɐ' | 'ⲁ' => 'a',
         'в' | 'В' | 'β' | 'Β' | 'ß' | 'ь' | 'Ь' | 'ъ' | 'Ъ' | 'ʙ' | 'б' => 'b',
-        'с' | 'С' | '⊂' | '¢' | 'ς' | 'ᴄ' | 'ϲ' | 'Ϲ' => 'c',
-        'ԁ' | 'đ' | 'ð' | 'ᴅ' => 'd',
+        'с' | 'С' | '⊂' | '¢' | 'ς' | 'ᴄ' | 'ϲ' | 'Ϲ' | 'ƈ' | 'Ꞓ' | 'ꞓ' | '匚' => 'c',
+        'ԁ' | 'đ' | 'ð' | 'ᴅ' | '∂' | 'ɗ' => 'd',
         'е' | 'Е' | 'ё' | 'Ё' | 'ε' | 'Ε' | 'є' | 'Є' | '€' | 'ᴇ' | 'э' => 'e',
-        'ғ' | 'ꜰ' => 'f',
+        'ғ' | 'ꜰ' | 'ƒ' => 'f',
         'ɡ' | 'ɢ' => 'g',
         'н' | 'Н' | 'Η' | 'η' | 'һ' | 'ʜ' => 'h',
-        'і' | 'І' | 'ї' | 'Ї' | 'ι' | 'Ι' | 'ı' | 'ɪ' | '¡' | 'ӏ' | 'Ӏ' => 'i',
-        'ј' | 'Ј' | 'ᴊ' => 'j',
-        'к' | 'К' | 'κ' | 'Κ' | 'ᴋ' => 'k',
+        'і' | 'І' | 'ї' | 'Ї' | 'ι' | 'Ι' | 'ı' | 'ɪ' | '¡' | 'ӏ' | 'Ӏ' | 'ɨ' => 'i',
+        'ј' | 'Ј' | 'ᴊ' | 'ʝ' => 'j',
+        'к' | 'К' | 'κ' | 'Κ' | 'ᴋ' | 'ĸ' | 'ꓘ' | 'Ҝ' | 'ҝ' => 'k',
         'ł' | 'ʟ' => 'l',
         'м' | 'М' | 'Μ' | 'ᴍ' => 'm',
         'п' | 'П' | 'π' | 'Ν' | 'ո' | 'ɴ' => 'n',
-        'о' | 'О' | 'ο' | 'Ο' | 'σ' | 'θ' | 'ø' | 'Ø' | 'օ' | 'ᴏ' => 'o',
+        'о' | 'О' | 'ο' | 'Ο' | 'σ' | 'θ' | 'ø' | 'Ø' | 'օ' | 'ᴏ' | '〇' => 'o',
         'р' | 'Р' | 'ρ' | 'Ρ' | 'þ' | 'ᴘ' => 'p',
-        'ԛ' => 'q',
+        'ԛ' | 'զ' => 'q',
         'г' | 'Г' | 'ʀ' => 'r',
-        'ѕ' | 'Ѕ' | 'ſ' | 'ꜱ' => 's',
-        'т' | 'Т' | 'τ' | 'Τ' | 'ᴛ' => 't',
-        'μ' | 'υ' | 'ս' | 'ᴜ' | 'ц' => 'u',
-        'ν' | 'ᴠ' => 'v',
+        'ѕ' | 'Ѕ' | 'ſ' | 'ꜱ' | 'ʂ' | '§' | 'ϟ' => 's',
+        'т' | 'Т' | 'τ' | 'Τ' | 'ᴛ' | 'ŧ' | 'Ŧ' | '†' => 't',
+        'μ' | 'υ' | 'ս' | 'ᴜ' | 'ц' | 'ㄩ' | '凵' => 'u',
+        'ν' | 'ᴠ' | 'ѵ' => 'u',
         'ш' | 'Ш' | 'щ' | 'Щ' | 'ω' | 'ԝ' | 'ᴡ' => 'w',
-        'х' | 'Х' | 'χ' | 'Χ' | 'ҳ' | 'Ҳ' => 'x',
+        'х' | 'Х' | 'χ' | 'Χ' | 'ҳ' | 'Ҳ' | '×' | 'ㄨ' => 'x',
         'у' | 'У' | 'γ' | 'ү' | 'Ү' | 'ʏ' => 'y',
         'ζ' | 'Ζ' | 'ʐ' | 'ᴢ' => 'z',
         _ => return None,

@@ -27,8 +27,8 @@ pub(crate) struct ScanScratch {
 }
 
 /// Inflection endings a whole-word entry may carry ("noobs", "idiots", "sucking").
-const WORD_ENDINGS: [&str; 12] = [
-    "s", "es", "z", "ed", "d", "er", "ers", "ing", "in", "y", "ie", "ies",
+const WORD_ENDINGS: [&str; 11] = [
+    "s", "es", "z", "ed", "d", "er", "ers", "ing", "y", "ie", "ies",
 ];
 
 pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanScratch) {
@@ -45,7 +45,12 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
         };
         let (start, end) = (found.start(), found.end());
         match pattern.role {
-            PatternRole::Allow => scratch.allow.push((start as u32, end as u32)),
+            PatternRole::Allow => {
+                // Innocent words must be spelled as listed: "bob" does not excuse "boobs".
+                if runs[start..end] == *pattern.runs {
+                    scratch.allow.push((start as u32, end as u32))
+                }
+            }
             PatternRole::Cue(bits) => {
                 // " word ": the token starts right after the leading space.
                 if let Some(token) = line.token_at(start + 1) {
@@ -65,15 +70,12 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
                 } else {
                     start
                 };
-                let mut word_end = if entry.mode == MatchMode::Phrase {
-                    end - 1
-                } else {
-                    end
-                };
+                let mut word_end = if pattern.trailing_space { end - 1 } else { end };
                 match entry.mode {
                     MatchMode::Sub | MatchMode::Prefix | MatchMode::Phrase => {}
                     MatchMode::Word => {
-                        let Some(token) = line.token_at(word_start) else {
+                        // The token holding the last matched byte decides the ending.
+                        let Some(token) = line.token_at(word_end.saturating_sub(1)) else {
                             continue;
                         };
                         let token_end = line.tokens[token].end as usize;
@@ -100,13 +102,17 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
         scratch.hits.retain(|hit| {
             !allow
                 .iter()
-                .any(|&(s, e)| s <= hit.start && hit.end <= e && (e - s) > (hit.end - hit.start))
+                .any(|&(s, e)| s <= hit.start && hit.end <= e)
         });
     }
-    for (index, token) in line.tokens.iter().enumerate() {
+    for token in &line.tokens {
+        let covered = |hits: &[Hit]| hits.iter().any(|h| h.start <= token.start && token.end <= h.end);
         if token.censored {
             if let Some(hit) = match_censored(lexicon, line, token) {
-                let _ = index;
+                scratch.hits.push(hit);
+            }
+        } else if !covered(&scratch.hits) {
+            if let Some(hit) = match_x_censored(lexicon, line, token) {
                 scratch.hits.push(hit);
             }
         }
@@ -115,6 +121,8 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
 }
 
 /// Every byte of the line's run must be at least the pattern's run.
+/// Extra repeats are emphasis ("fuuuck", "assshole"); fewer are another word
+/// ("as" is not "ass"). Innocent doubled spellings ("rapping") are allowlisted.
 fn runs_reach(line_runs: &[u8], pattern_runs: &[u8]) -> bool {
     line_runs
         .iter()
@@ -127,13 +135,21 @@ fn runs_reach(line_runs: &[u8], pattern_runs: &[u8]) -> bool {
 fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Option<Hit> {
     let word = line.token_text(token).as_bytes();
     let first = *word.first()?;
-    if first == b'*' || word.iter().filter(|&&b| b != b'*').count() < 2 {
+    let letters = word.iter().filter(|&&b| b != b'*').count();
+    if first == b'*' || letters == 0 || word.len() < 3 || (letters < 2 && word.len() < 4) {
         return None;
     }
     let candidates = lexicon.censor_index.get(&first)?;
     let mut best: Option<u32> = None;
     for (form, entry) in candidates {
-        if wildcard_match(word, form.as_bytes()) {
+        let form = form.as_bytes();
+        let matched = wildcard_match(word, form, b'*')
+            || WORD_ENDINGS.iter().any(|ending| {
+                word.len() > ending.len() + 2
+                    && word.ends_with(ending.as_bytes())
+                    && wildcard_match(&word[..word.len() - ending.len()], form, b'*')
+            });
+        if matched {
             let better = match best {
                 None => true,
                 Some(b) => lexicon.entries[*entry as usize].severity > lexicon.entries[b as usize].severity,
@@ -151,8 +167,30 @@ fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Op
     })
 }
 
-/// `*` in `word` matches one byte of `form` or nothing; other bytes must be equal.
-fn wildcard_match(word: &[u8], form: &[u8]) -> bool {
+/// A letter "x" inside a short word is often a censoring mark ("fuxk", "bitxh"):
+/// it may stand for exactly one other letter of a lexicon entry.
+fn match_x_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Option<Hit> {
+    let word = line.token_text(token).as_bytes();
+    if !(4..=10).contains(&word.len()) || !word[1..].contains(&b'x') {
+        return None;
+    }
+    let candidates = lexicon.censor_index.get(&word[0])?;
+    let entry = candidates.iter().find_map(|(form, entry)| {
+        let form = form.as_bytes();
+        (form.len() == word.len()
+            && form.iter().zip(word).all(|(f, w)| f == w || (*w == b'x' && *f != b'x')))
+        .then_some(*entry)
+    })?;
+    Some(Hit {
+        start: token.start,
+        end: token.end,
+        entry,
+        censored: true,
+    })
+}
+
+/// `wildcard` in `word` matches one byte of `form` or nothing; other bytes must be equal.
+fn wildcard_match(word: &[u8], form: &[u8], wildcard: u8) -> bool {
     // Small inputs (a word): a plain recursive search with an explicit stack.
     let mut stack: [(u8, u8); 64] = [(0, 0); 64];
     let mut depth = 1usize;
@@ -168,7 +206,7 @@ fn wildcard_match(word: &[u8], form: &[u8]) -> bool {
             }
             continue;
         }
-        if word[wi] == b'*' {
+        if word[wi] == wildcard {
             if depth + 2 >= stack.len() {
                 return false;
             }
@@ -227,11 +265,11 @@ mod tests {
 
     #[test]
     fn wildcards_stand_for_one_letter_or_none() {
-        assert!(wildcard_match(b"f*ck", b"fuck"));
-        assert!(wildcard_match(b"f**k", b"fuck"));
-        assert!(wildcard_match(b"f*u*c*k", b"fuck"));
-        assert!(wildcard_match(b"sh*t", b"shit"));
-        assert!(!wildcard_match(b"f*ck", b"fk"));
-        assert!(!wildcard_match(b"wh*t", b"shit"));
+        assert!(wildcard_match(b"f*ck", b"fuck", b'*'));
+        assert!(wildcard_match(b"f**k", b"fuck", b'*'));
+        assert!(wildcard_match(b"f*u*c*k", b"fuck", b'*'));
+        assert!(wildcard_match(b"sh*t", b"shit", b'*'));
+        assert!(!wildcard_match(b"f*ck", b"fk", b'*'));
+        assert!(!wildcard_match(b"wh*t", b"shit", b'*'));
     }
 }
