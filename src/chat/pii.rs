@@ -12,6 +12,7 @@ pub(crate) struct PiiPatterns {
     email: Regex,
     street: Regex,
     url: Regex,
+    gesture: Regex,
 }
 
 /// One pattern match on the original line.
@@ -34,6 +35,11 @@ impl PiiPatterns {
             email: Regex::new(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")?,
             street: Regex::new(
                 r"(?i)\b\d{1,5}\s+(?:[a-z]+\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|strasse|straße|calle|rue|ulitsa)\b",
+            )?,
+            // Obscene gestures drawn in characters: a middle finger "_|_" and its
+            // look-alikes, "╭∩╮", "8===D", "(.) (.)", and hate symbols.
+            gesture: Regex::new(
+                r"_[|lI1!i}{()\[\]∥¦/\\]_|╭∩╮|╰⋃╯|[38]=+[D>o]|\(\.\)\s*\(\.\)|[࿕-࿘卍卐]",
             )?,
             url: Regex::new(
                 r"(?i)\b(?:https?://\S+|www\.\S+|[a-z0-9\-]+\.(?:com|net|org|gg|io|ru|tv|xyz|ly|me|co|info|biz)(?:/\S*)?)(?:\b|$)",
@@ -76,6 +82,17 @@ impl PiiPatterns {
                     severity: Severity::High,
                     rule: "pattern:street_address",
                     explanation: "looks like a street address (private information)",
+                });
+            }
+        }
+        if stats.has_art {
+            for m in self.gesture.find_iter(text) {
+                out.push(PatternHit {
+                    span: Span::new(m.start(), m.end()),
+                    category: Category::Profanity,
+                    severity: Severity::Medium,
+                    rule: "pattern:obscene_gesture",
+                    explanation: "an obscene gesture or hate symbol drawn in characters",
                 });
             }
         }
@@ -135,5 +152,7 @@ mod tests {
         let h = hits("join www.cheapgold.com now");
         assert_eq!(h[0].category, Category::Advertising);
         assert!(hits("side.going").is_empty() || hits("side.going")[0].rule != "pattern:link");
+        assert_eq!(hits("lol _|_")[0].rule, "pattern:obscene_gesture");
+        assert!(hits("my_name_is (fine) = ok").is_empty());
     }
 }

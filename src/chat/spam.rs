@@ -340,7 +340,7 @@ mod tests {
         line_checks(&SpamSettings::default(), &line, &mut out);
         assert_eq!(out[0].category, Category::Gibberish);
         out.clear();
-        line.normalize("sdfghjklrtzxcvb");
+        line.normalize("sdfghjklrtzxcbn");
         line_checks(&SpamSettings::default(), &line, &mut out);
         assert_eq!(out[0].rule, "spam:keyboard_mash");
     }
