@@ -1,1 +1,120 @@
-fn main() {}
+//! Chat analysis throughput: lines per second on one core over the CONDA chat
+//! lines (normalisation, offensive language, per-line spam, FFA categories; no
+//! position context). Prints the figure; run with `cargo bench --bench chat`.
+
+use std::time::Instant;
+
+/// CPU time of this thread in seconds (clock ticks of /proc), so the figure is
+/// per core even when other processes share the machine; None where unavailable.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line (11 and 12 here).
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let system: f64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) / 100.0)
+}
+
+use arbiter::chat::eval::parse_conda;
+use arbiter::chat::{analyze_line_with, Analyzer, LineContext, Scratch};
+
+fn main() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/chat/conda/CONDA_valid.csv"
+    );
+    let lines: Vec<String> = match std::fs::read_to_string(path) {
+        Ok(text) => match parse_conda(&text) {
+            Ok(rows) => rows
+                .into_iter()
+                .flat_map(|r| r.text.lines().map(str::to_string).collect::<Vec<_>>())
+                .collect(),
+            Err(e) => {
+                eprintln!("chat bench: {path}: {e}");
+                return;
+            }
+        },
+        Err(e) => {
+            eprintln!("chat bench: {path}: {e}");
+            return;
+        }
+    };
+    let built = Instant::now();
+    let analyzer = match Analyzer::embedded() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("chat bench: {e}");
+            return;
+        }
+    };
+    println!(
+        "chat: analyser built in {:.1} ms ({} automaton patterns, {:.1} MB)",
+        built.elapsed().as_secs_f64() * 1e3,
+        analyzer.lexicon().pattern_count(),
+        analyzer.lexicon().memory_usage() as f64 / 1e6
+    );
+    // Normalisation alone, for comparison.
+    let mut normalized = arbiter::chat::NormalizedLine::new();
+    let start = Instant::now();
+    let mut bytes = 0usize;
+    for _ in 0..20 {
+        for line in &lines {
+            normalized.normalize(line);
+            bytes += normalized.text.len();
+        }
+    }
+    println!(
+        "chat: normalisation alone {:.0} lines/s ({bytes} bytes)",
+        (lines.len() * 20) as f64 / start.elapsed().as_secs_f64()
+    );
+    let mut scratch = Scratch::new();
+    let teams = LineContext {
+        variant: arbiter::chat::Variant::Teams,
+        ..LineContext::ffa_in_progress()
+    };
+    let start = Instant::now();
+    for _ in 0..20 {
+        for line in &lines {
+            bytes += analyze_line_with(&analyzer, &mut scratch, &teams, line)
+                .flags
+                .len();
+        }
+    }
+    println!(
+        "chat: without the FFA stage {:.0} lines/s",
+        (lines.len() * 20) as f64 / start.elapsed().as_secs_f64()
+    );
+    let context = LineContext::ffa_in_progress();
+    let mut flagged = 0usize;
+    // Warm-up, then timed rounds.
+    for line in &lines {
+        flagged += analyze_line_with(&analyzer, &mut scratch, &context, line)
+            .flags
+            .len();
+    }
+    let rounds = 100;
+    let cpu_start = thread_cpu_seconds();
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for line in &lines {
+            let analysis = analyze_line_with(&analyzer, &mut scratch, &context, line);
+            flagged += analysis.flags.len();
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let cpu = match (cpu_start, thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => seconds,
+    };
+    let total = lines.len() * rounds;
+    let average_len = lines.iter().map(String::len).sum::<usize>() as f64 / lines.len() as f64;
+    println!(
+        "chat: {total} lines (avg {average_len:.1} bytes) in {seconds:.3} s wall, {cpu:.2} s CPU ({flagged} flags)"
+    );
+    println!(
+        "chat: {:.0} lines/s on one core (CPU time); {:.0} lines/s wall clock",
+        total as f64 / cpu,
+        total as f64 / seconds
+    );
+}

@@ -24,14 +24,22 @@ fn conda(file: &str) -> EvalReport {
 #[test]
 fn conda_train_scores() {
     let report = conda("CONDA_train.csv");
-    assert!(report.flag.precision() >= 0.85, "{}", report.flag.precision());
+    assert!(
+        report.flag.precision() >= 0.85,
+        "{}",
+        report.flag.precision()
+    );
     assert!(report.flag.f1() >= 0.80, "{}", report.flag.f1());
 }
 
 #[test]
 fn conda_valid_scores() {
     let report = conda("CONDA_valid.csv");
-    assert!(report.flag.precision() >= 0.85, "{}", report.flag.precision());
+    assert!(
+        report.flag.precision() >= 0.85,
+        "{}",
+        report.flag.precision()
+    );
     assert!(report.flag.f1() >= 0.80, "{}", report.flag.f1());
 }
 
@@ -53,7 +61,11 @@ fn obfuscation_suite() {
         .filter(|l| !analyze_line(&analyzer, &context, l).is_offensive())
         .collect();
     let recall = 1.0 - missed.len() as f64 / positive.len() as f64;
-    println!("positive recall {recall:.4} ({} missed of {})", missed.len(), positive.len());
+    println!(
+        "positive recall {recall:.4} ({} missed of {})",
+        missed.len(),
+        positive.len()
+    );
     for m in missed.iter().take(400) {
         println!("  missed: {m}");
     }
@@ -63,9 +75,20 @@ fn obfuscation_suite() {
         .filter(|l| analyze_line(&analyzer, &context, l).is_offensive())
         .collect();
     let rate = wrongly.len() as f64 / negative.len() as f64;
-    println!("negative flagged {rate:.4} ({} of {})", wrongly.len(), negative.len());
+    println!(
+        "negative flagged {rate:.4} ({} of {})",
+        wrongly.len(),
+        negative.len()
+    );
     for w in &wrongly {
-        println!("  flagged: {w}  {:?}", analyze_line(&analyzer, &context, w).flags.iter().map(|f| &f.rule).collect::<Vec<_>>());
+        println!(
+            "  flagged: {w}  {:?}",
+            analyze_line(&analyzer, &context, w)
+                .flags
+                .iter()
+                .map(|f| &f.rule)
+                .collect::<Vec<_>>()
+        );
     }
     let safe = lines("rustrict_tests/test_safe.txt");
     let unsafe_: Vec<&String> = safe
@@ -106,7 +129,12 @@ fn ffa_probes() {
     for context in &exempt {
         for row in &rows {
             let analysis = analyze_line(&analyzer, context, &row.text);
-            assert!(analysis.flags.is_empty(), "{context:?} {:?}: {:?}", row.text, analysis.flags);
+            assert!(
+                analysis.flags.is_empty(),
+                "{context:?} {:?}: {:?}",
+                row.text,
+                analysis.flags
+            );
         }
     }
 }
@@ -122,9 +150,11 @@ fn diagnose_conda_false_positives() {
     let mut true_positive_rules = std::collections::BTreeMap::<String, usize>::new();
     for row in &rows {
         let analysis = analyze_line(&analyzer, &context, &row.text);
-        for flag in analysis.flags.iter().filter(|f| {
-            f.category.group() == arbiter::chat::CategoryGroup::Offensive
-        }) {
+        for flag in analysis
+            .flags
+            .iter()
+            .filter(|f| f.category.group() == arbiter::chat::CategoryGroup::Offensive)
+        {
             let map = if row.flagged {
                 &mut true_positive_rules
             } else {
@@ -136,6 +166,9 @@ fn diagnose_conda_false_positives() {
     let mut sorted: Vec<_> = false_positive_rules.into_iter().collect();
     sorted.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     for (rule, n) in sorted.iter().take(120) {
-        println!("{n:5} fp {rule} (tp {})", true_positive_rules.get(rule).unwrap_or(&0));
+        println!(
+            "{n:5} fp {rule} (tp {})",
+            true_positive_rules.get(rule).unwrap_or(&0)
+        );
     }
 }

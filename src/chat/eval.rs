@@ -100,10 +100,13 @@ pub fn parse_conda(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
         message: "empty file".into(),
     })?;
     let column = |name: &str| {
-        header.iter().position(|h| h.trim() == name).ok_or(EvalError {
-            line: 1,
-            message: format!("no {name} column"),
-        })
+        header
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or(EvalError {
+                line: 1,
+                message: format!("no {name} column"),
+            })
     };
     let (utterance, intent) = (column("utterance")?, column("intentClass")?);
     let mut rows = Vec::new();
@@ -141,7 +144,10 @@ pub fn parse_conda(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
 pub fn parse_ffa_probes(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
     let mut rows = Vec::new();
     for (index, raw) in text.lines().enumerate() {
-        if index == 0 && raw.starts_with("category") || raw.trim().is_empty() || raw.starts_with('#') {
+        if index == 0 && raw.starts_with("category")
+            || raw.trim().is_empty()
+            || raw.starts_with('#')
+        {
             continue;
         }
         let mut parts = raw.splitn(3, '\t');
@@ -230,11 +236,17 @@ pub struct Score {
 
 impl Score {
     pub fn precision(&self) -> f64 {
-        ratio(self.true_positives, self.true_positives + self.false_positives)
+        ratio(
+            self.true_positives,
+            self.true_positives + self.false_positives,
+        )
     }
 
     pub fn recall(&self) -> f64 {
-        ratio(self.true_positives, self.true_positives + self.false_negatives)
+        ratio(
+            self.true_positives,
+            self.true_positives + self.false_negatives,
+        )
     }
 
     pub fn f1(&self) -> f64 {
@@ -311,10 +323,14 @@ pub fn evaluate(analyzer: &Analyzer, context: &LineContext, rows: &[LabelledLine
                 (if toxic { "toxic" } else { "clean" }.to_string(), toxic)
             }
             LabelTask::Ffa => {
-                let class = analysis.ffa.map(ffa_probe_category).unwrap_or("allowed_misc");
-                let flagged = analysis.flags.iter().any(|f| {
-                    f.category.group() == CategoryGroup::RuleViolating && f.report_worthy
-                });
+                let class = analysis
+                    .ffa
+                    .map(ffa_probe_category)
+                    .unwrap_or("allowed_misc");
+                let flagged = analysis
+                    .flags
+                    .iter()
+                    .any(|f| f.category.group() == CategoryGroup::RuleViolating && f.report_worthy);
                 (class.to_string(), flagged)
             }
         };
@@ -413,10 +429,9 @@ mod tests {
 
     #[test]
     fn csv_with_quotes() {
-        let rows = parse_conda(
-            "Id,utterance,intentClass\n1,\"a, \"\"quoted\"\" line\",E\n2,plain,O\n",
-        )
-        .unwrap();
+        let rows =
+            parse_conda("Id,utterance,intentClass\n1,\"a, \"\"quoted\"\" line\",E\n2,plain,O\n")
+                .unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].text, "a, \"quoted\" line");
         assert!(rows[0].flagged);

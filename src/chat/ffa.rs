@@ -314,7 +314,11 @@ impl View<'_> {
     fn span(&self, (from, to): (usize, usize)) -> (usize, usize) {
         let tokens = &self.line.tokens;
         let first = self.live.get(from).copied().unwrap_or(0);
-        let last = self.live.get(to.saturating_sub(1)).copied().unwrap_or(first);
+        let last = self
+            .live
+            .get(to.saturating_sub(1))
+            .copied()
+            .unwrap_or(first);
         match (tokens.get(first), tokens.get(last)) {
             (Some(a), Some(b)) => (a.start as usize, b.end.max(a.start) as usize),
             _ => (0, 0),
@@ -355,7 +359,10 @@ pub(crate) fn classify(
     for (i, token) in line.tokens.iter().enumerate() {
         let word = line.token_text(token);
         if i == 0 || token.after_clause_break || word == "but" {
-            clauses.push(Clause { start: i, end: i + 1 });
+            clauses.push(Clause {
+                start: i,
+                end: i + 1,
+            });
         } else if let Some(last) = clauses.last_mut() {
             last.end = i + 1;
         }
@@ -365,7 +372,8 @@ pub(crate) fn classify(
     let mut past_move_clause = None;
     let mut turn_clause = None;
     for clause in &clauses {
-        let bits = (clause.start..clause.end).fold(0u64, |acc, t| acc | cues.get(t).copied().unwrap_or(0));
+        let bits =
+            (clause.start..clause.end).fold(0u64, |acc, t| acc | cues.get(t).copied().unwrap_or(0));
         let mention_here = mentions.iter().any(|m| {
             let (s, e) = (m.span.start, m.span.end);
             let (cs, ce) = clause_original_span(line, clause);
@@ -435,7 +443,9 @@ pub(crate) fn classify(
                 };
                 // "the queen was hanging" while it still hangs is pointing it out.
                 if let Some(verdict) = verdict {
-                    if verdict.piece_hanging == Some(true) || verdict.move_legal_for_other == Some(true) {
+                    if verdict.piece_hanging == Some(true)
+                        || verdict.move_legal_for_other == Some(true)
+                    {
                         outcome.class = FfaClass::MoveSuggestion;
                         outcome.rule = "ffa:past_tense_but_still_relevant";
                         outcome.explanation =
@@ -462,9 +472,10 @@ fn apply_verdict(outcome: &mut FfaOutcome, verdict: &PositionVerdict) {
     } else if verdict.refutes() {
         outcome.severity = outcome.severity.lower().lower();
         outcome.report_worthy = false;
-        outcome.evidence = Some(verdict.evidence(
-            "the position shows the mentioned move, piece or seat no longer matters",
-        ));
+        outcome.evidence = Some(
+            verdict
+                .evidence("the position shows the mentioned move, piece or seat no longer matters"),
+        );
     } else if verdict.confirms() {
         outcome.severity = outcome.severity.raise();
         outcome.evidence = Some(verdict.evidence(
@@ -482,7 +493,8 @@ fn counterfactual(line: &NormalizedLine, cues: &[u64], c: &Cues, clause: &Clause
             return true;
         }
         cues.get(t).copied().unwrap_or(0) & c.modal != 0
-            && (t + 1..clause.end.min(t + 3)).any(|n| matches!(word(n), "haue" | "hau" | "have" | "hav" | "of"))
+            && (t + 1..clause.end.min(t + 3))
+                .any(|n| matches!(word(n), "haue" | "hau" | "have" | "hav" | "of"))
     })
 }
 
@@ -508,16 +520,31 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
 
     // Offering points.
     if let Some(s) = v.seq(&[c.you, c.can, c.have | c.take, c.me]) {
-        return Some((FfaClass::Offering, "ffa:offer_you_can_have_mine", "offers own material or points to another player", s));
+        return Some((
+            FfaClass::Offering,
+            "ffa:offer_you_can_have_mine",
+            "offers own material or points to another player",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.subj, c.give | c.let_, c.you], 3) {
         if !v.has(c.neg) {
-            return Some((FfaClass::Offering, "ffa:offer_i_will_give", "offers to give or allow another player something", s));
+            return Some((
+                FfaClass::Offering,
+                "ffa:offer_i_will_give",
+                "offers to give or allow another player something",
+                s,
+            ));
         }
     }
     if let Some(i) = v.imperative(c.take) {
         if !negated_before(i) && i + 1 < v.live.len() && v.bits(v.live[i + 1]) & c.me != 0 {
-            return Some((FfaClass::Offering, "ffa:offer_take_mine", "invites another player to take own material", (i, i + 2)));
+            return Some((
+                FfaClass::Offering,
+                "ffa:offer_take_mine",
+                "invites another player to take own material",
+                (i, i + 2),
+            ));
         }
     }
     if let (Some(request), Some(promise)) = (
@@ -525,7 +552,12 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         v.near(&[c.subj, c.resign], 3),
     ) {
         if promise.0 > request.0 {
-            return Some((FfaClass::Offering, "ffa:offer_deal", "proposes a deal: something in return for resigning or points", (request.0, promise.1)));
+            return Some((
+                FfaClass::Offering,
+                "ffa:offer_deal",
+                "proposes a deal: something in return for resigning or points",
+                (request.0, promise.1),
+            ));
         }
     }
 
@@ -535,109 +567,224 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         v.near(&[c.subj, c.neg | c.future, c.attack | c.take | c.check], 3),
     ) {
         if promise.0 > request.0 {
-            return Some((FfaClass::Collusion, "ffa:collusion_pact", "proposes not to attack each other", (request.0, promise.1)));
+            return Some((
+                FfaClass::Collusion,
+                "ffa:collusion_pact",
+                "proposes not to attack each other",
+                (request.0, promise.1),
+            ));
         }
     }
 
     // Begging for points.
     if let Some(s) = v.near(&[c.need, c.points | c.num], 3) {
-        return Some((FfaClass::Begging, "ffa:beg_need_points", "asks for points or a place", s));
+        return Some((
+            FfaClass::Begging,
+            "ffa:beg_need_points",
+            "asks for points or a place",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.give, c.points | c.num | c.piece], 4) {
         let word = v.word(v.live[s.0]);
         let to_me = word.starts_with("gim") || v.find(s.0, c.me).is_some_and(|m| m < s.1);
         if to_me {
-            return Some((FfaClass::Begging, "ffa:beg_give_me", "asks another player to give points, material or a place", s));
+            return Some((
+                FfaClass::Begging,
+                "ffa:beg_give_me",
+                "asks another player to give points, material or a place",
+                s,
+            ));
         }
     }
     if let Some(s) = v.near(&[c.let_, c.me, c.take | c.have | c.check | c.attack], 2) {
-        return Some((FfaClass::Begging, "ffa:beg_let_me", "asks to be allowed to take material", s));
+        return Some((
+            FfaClass::Begging,
+            "ffa:beg_let_me",
+            "asks to be allowed to take material",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.just, c.num, c.points], 2) {
-        return Some((FfaClass::Begging, "ffa:beg_just_points", "asks for a few points", s));
+        return Some((
+            FfaClass::Begging,
+            "ffa:beg_just_points",
+            "asks for a few points",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.points, c.please], 3) {
-        return Some((FfaClass::Begging, "ffa:beg_points_please", "pleads for points", s));
+        return Some((
+            FfaClass::Begging,
+            "ffa:beg_points_please",
+            "pleads for points",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.neg, c.take | c.attack | c.check, c.me], 2) {
-        return Some((FfaClass::Begging, "ffa:beg_spare_me", "pleads with another player to spare own material", s));
+        return Some((
+            FfaClass::Begging,
+            "ffa:beg_spare_me",
+            "pleads with another player to spare own material",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.resign, c.so | c.points, c.subj | c.me | c.points], 3) {
-        return Some((FfaClass::Begging, "ffa:beg_resign_for_me", "asks another player to resign for own benefit", s));
+        return Some((
+            FfaClass::Begging,
+            "ffa:beg_resign_for_me",
+            "asks another player to resign for own benefit",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.can, c.subj, c.have | c.take, c.you], 2) {
-        return Some((FfaClass::Begging, "ffa:beg_can_i_have", "asks for another player's material", s));
+        return Some((
+            FfaClass::Begging,
+            "ffa:beg_can_i_have",
+            "asks for another player's material",
+            s,
+        ));
     }
 
     // Collusion.
     if let Some(s) = v.near(&[c.letus, c.attack | c.take | c.check | c.team | c.go], 2) {
-        return Some((FfaClass::Collusion, "ffa:collusion_lets", "proposes acting together against a player", s));
+        return Some((
+            FfaClass::Collusion,
+            "ffa:collusion_lets",
+            "proposes acting together against a player",
+            s,
+        ));
     }
     if let Some(i) = v.find(0, c.team) {
         if !negated_before(i) && v.has(c.seat | c.attack | c.versus | c.you | c.we) {
-            return Some((FfaClass::Collusion, "ffa:collusion_team_up", "proposes teaming up", (i, i + 1)));
+            return Some((
+                FfaClass::Collusion,
+                "ffa:collusion_team_up",
+                "proposes teaming up",
+                (i, i + 1),
+            ));
         }
     }
     if let Some(s) = v.seq(&[c.and, c.versus, c.seat]) {
-        return Some((FfaClass::Collusion, "ffa:collusion_us_versus", "proposes two players against another", s));
+        return Some((
+            FfaClass::Collusion,
+            "ffa:collusion_us_versus",
+            "proposes two players against another",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.support | c.defend, c.me], 1) {
-        return Some((FfaClass::Collusion, "ffa:collusion_support_me", "asks another player to support own pieces", s));
+        return Some((
+            FfaClass::Collusion,
+            "ffa:collusion_support_me",
+            "asks another player to support own pieces",
+            s,
+        ));
     }
     if let Some(s) = v.near(&[c.we, c.attack | c.take | c.go, c.seat], 3) {
-        return Some((FfaClass::Collusion, "ffa:collusion_we_attack", "proposes a joint attack", s));
+        return Some((
+            FfaClass::Collusion,
+            "ffa:collusion_we_attack",
+            "proposes a joint attack",
+            s,
+        ));
     }
     if let Some(i) = v.imperative(c.attack) {
         if !negated_before(i) && v.find(i, c.seat).is_some() {
-            return Some((FfaClass::Collusion, "ffa:collusion_attack_seat", "directs another player's attack at a seat", (i, i + 2)));
+            return Some((
+                FfaClass::Collusion,
+                "ffa:collusion_attack_seat",
+                "directs another player's attack at a seat",
+                (i, i + 2),
+            ));
         }
     }
 
     // Revealing intentions.
     if let Some(s) = v.near(
-        &[c.subj, c.future | c.neg | c.go | c.just | c.leave | c.attack | c.take | c.check, c.attack | c.take | c.check | c.leave | c.after | c.seat],
+        &[
+            c.subj,
+            c.future | c.neg | c.go | c.just | c.leave | c.attack | c.take | c.check,
+            c.attack | c.take | c.check | c.leave | c.after | c.seat,
+        ],
         3,
     ) {
         let word = v.word(v.live[s.0]);
         let future_subject = matches!(word, "il" | "ima" | "imma");
-        let marked = (s.0 + 1..s.1).any(|i| v.bits(v.live[i]) & (c.future | c.neg | c.go | c.just) != 0);
+        let marked =
+            (s.0 + 1..s.1).any(|i| v.bits(v.live[i]) & (c.future | c.neg | c.go | c.just) != 0);
         if future_subject || marked {
-            return Some((FfaClass::Intention, "ffa:intention_first_person", "announces own plans towards other players", s));
+            return Some((
+                FfaClass::Intention,
+                "ffa:intention_first_person",
+                "announces own plans towards other players",
+                s,
+            ));
         }
     }
 
     // Suggesting moves.
-    if let Some(m) = mentions.iter().find(|m| matches!(m.kind, MentionKind::MateIn { .. })) {
+    if let Some(m) = mentions
+        .iter()
+        .find(|m| matches!(m.kind, MentionKind::MateIn { .. }))
+    {
         let _ = m;
         if let Some(i) = v.find(0, c.check) {
-            return Some((FfaClass::MoveSuggestion, "ffa:suggest_mate_in", "points out a forced mate", (i, i + 1)));
+            return Some((
+                FfaClass::MoveSuggestion,
+                "ffa:suggest_mate_in",
+                "points out a forced mate",
+                (i, i + 1),
+            ));
         }
     }
     if let Some(i) = v.imperative(c.check) {
-        return Some((FfaClass::MoveSuggestion, "ffa:suggest_check", "tells a player to give check or mate", (i, i + 2)));
+        return Some((
+            FfaClass::MoveSuggestion,
+            "ffa:suggest_check",
+            "tells a player to give check or mate",
+            (i, i + 2),
+        ));
     }
     if let Some(s) = v.near(&[c.piece, c.state], 3) {
-        return Some((FfaClass::MoveSuggestion, "ffa:suggest_hanging_piece", "points out a piece that can be won", s));
+        return Some((
+            FfaClass::MoveSuggestion,
+            "ffa:suggest_hanging_piece",
+            "points out a piece that can be won",
+            s,
+        ));
     }
     if let Some(i) = v.imperative(c.take | c.attack) {
         if !negated_before(i) {
             if let Some(j) = v.find(i + 1, c.piece | c.state) {
                 if j <= i + 4 {
-                    return Some((FfaClass::MoveSuggestion, "ffa:suggest_take", "tells a player what to capture", (i, j + 1)));
+                    return Some((
+                        FfaClass::MoveSuggestion,
+                        "ffa:suggest_take",
+                        "tells a player what to capture",
+                        (i, j + 1),
+                    ));
                 }
             }
         }
     }
     if let Some(s) = v.near(&[c.defend, c.you, c.piece], 2) {
-        return Some((FfaClass::MoveSuggestion, "ffa:suggest_defend", "warns a player about their piece", s));
+        return Some((
+            FfaClass::MoveSuggestion,
+            "ffa:suggest_defend",
+            "warns a player about their piece",
+            s,
+        ));
     }
     let live_mention = mentions.iter().any(|m| {
-        matches!(m.kind, MentionKind::Move { .. } | MentionKind::Castle { .. })
-            && v.live.iter().any(|&t| {
-                let tok = &v.line.tokens[t];
-                let (a, b) = v.line.original_span(tok.start as usize, tok.end as usize);
-                a < m.span.end && m.span.start < b
-            })
+        matches!(
+            m.kind,
+            MentionKind::Move { .. } | MentionKind::Castle { .. }
+        ) && v.live.iter().any(|&t| {
+            let tok = &v.line.tokens[t];
+            let (a, b) = v.line.original_span(tok.start as usize, tok.end as usize);
+            a < m.span.end && m.span.start < b
+        })
     });
     if live_mention {
         let at = v
@@ -645,13 +792,23 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             .iter()
             .position(|&t| v.bits(t) & c.win != 0)
             .unwrap_or(0);
-        return Some((FfaClass::MoveSuggestion, "ffa:suggest_move_notation", "names a move while it can still be played", (at, at + 1)));
+        return Some((
+            FfaClass::MoveSuggestion,
+            "ffa:suggest_move_notation",
+            "names a move while it can still be played",
+            (at, at + 1),
+        ));
     }
 
     // Telling someone to resign or claim: classified, not report-worthy.
     if let Some(i) = v.find(0, c.resign) {
         if !v.has(c.subj) || v.has(c.you) {
-            return Some((FfaClass::ResignOrClaim, "ffa:resign_or_claim", "tells a player to resign or claim (allowed, not report-worthy)", (i, i + 1)));
+            return Some((
+                FfaClass::ResignOrClaim,
+                "ffa:resign_or_claim",
+                "tells a player to resign or claim (allowed, not report-worthy)",
+                (i, i + 1),
+            ));
         }
     }
     None

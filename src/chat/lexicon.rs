@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use super::normalize::NormalizedLine;
 use super::types::{Category, Severity};
@@ -193,6 +193,16 @@ fn parse_tsv(
 }
 
 impl Lexicon {
+    /// How many patterns the automaton holds (terms, spelling variants, allowlist, cues).
+    pub fn pattern_count(&self) -> usize {
+        self.patterns.len()
+    }
+
+    /// Heap memory of the automaton in bytes.
+    pub fn memory_usage(&self) -> usize {
+        self.automaton.memory_usage()
+    }
+
     /// Builds the lexicon from the embedded project files.
     pub fn embedded() -> Result<Lexicon, LexiconError> {
         Lexicon::from_sources(LexiconSources::default())
@@ -296,7 +306,13 @@ impl Lexicon {
             }
             for split in 3..=term.len() - 3 {
                 let phrase = format!("{} {}", &term[..split], &term[split..]);
-                builder.add(&mut line, &phrase, PatternRole::Offensive(index as u32), true, true);
+                builder.add(
+                    &mut line,
+                    &phrase,
+                    PatternRole::Offensive(index as u32),
+                    true,
+                    true,
+                );
             }
         }
         // An allowlist word spelled exactly like an offensive entry ("he'll") would
@@ -326,6 +342,7 @@ impl Lexicon {
         }
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&builder.texts)
             .map_err(|e| LexiconError {
                 file: "lexicon",

@@ -293,7 +293,10 @@ pub(crate) fn extract(
     // Notation: only where the line has digits or castling.
     if line.stats.digits > 0 || original.contains("O-O") || original.contains("0-0") {
         let mut start = None;
-        for (i, c) in original.char_indices().chain(std::iter::once((original.len(), ' '))) {
+        for (i, c) in original
+            .char_indices()
+            .chain(std::iter::once((original.len(), ' ')))
+        {
             let part_of_word = c.is_ascii_alphanumeric() || matches!(c, '-' | '=' | '+' | '#');
             match (part_of_word, start) {
                 (true, None) => start = Some(i),
@@ -438,11 +441,18 @@ mod tests {
         assert_eq!(parse_square(b"a15"), None);
         assert!(matches!(
             parse_move("Qe7"),
-            Some(MentionKind::Move { piece: Some(PieceKind::Queen), .. })
+            Some(MentionKind::Move {
+                piece: Some(PieceKind::Queen),
+                ..
+            })
         ));
         assert!(matches!(
             parse_move("nxf5"),
-            Some(MentionKind::Move { piece: Some(PieceKind::Knight), capture: true, .. })
+            Some(MentionKind::Move {
+                piece: Some(PieceKind::Knight),
+                capture: true,
+                ..
+            })
         ));
         match parse_move("Nj1-i3") {
             Some(MentionKind::Move { from, to, .. }) => {
@@ -453,11 +463,17 @@ mod tests {
         }
         assert!(matches!(
             parse_move("d3xBc4"),
-            Some(MentionKind::Move { captured: Some(PieceKind::Bishop), .. })
+            Some(MentionKind::Move {
+                captured: Some(PieceKind::Bishop),
+                ..
+            })
         ));
         assert!(matches!(
             parse_move("h7-h8=D+"),
-            Some(MentionKind::Move { promotion: Some(PieceKind::OnePointQueen), .. })
+            Some(MentionKind::Move {
+                promotion: Some(PieceKind::OnePointQueen),
+                ..
+            })
         ));
         assert!(parse_move("e7").is_none());
         assert!(parse_move("lol").is_none());
@@ -470,18 +486,35 @@ mod tests {
         let m = mentions(text);
         assert!(m.iter().any(|m| matches!(
             m.kind,
-            MentionKind::Piece { piece: PieceKind::Knight, square: Some(Square { file: 5, rank: 4 }), .. }
+            MentionKind::Piece {
+                piece: PieceKind::Knight,
+                square: Some(Square { file: 5, rank: 4 }),
+                ..
+            }
         )));
         let queen = m
             .iter()
-            .find(|m| matches!(m.kind, MentionKind::Piece { piece: PieceKind::Queen, .. }))
+            .find(|m| {
+                matches!(
+                    m.kind,
+                    MentionKind::Piece {
+                        piece: PieceKind::Queen,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         assert_eq!(queen.span.slice(text), "red's queen");
         let text = "check red";
         let m = mentions(text);
         assert_eq!(
-            m.iter().find(|m| matches!(m.kind, MentionKind::Check { .. })).unwrap().kind,
-            MentionKind::Check { target: Some(Seat::Red) }
+            m.iter()
+                .find(|m| matches!(m.kind, MentionKind::Check { .. }))
+                .unwrap()
+                .kind,
+            MentionKind::Check {
+                target: Some(Seat::Red)
+            }
         );
         let text = "mate in 2";
         let m = mentions(text);

@@ -344,7 +344,11 @@ fn spam_flag(hit: &spam::SpamHit, span: Span) -> Flag {
 
 /// The strictest action any flag asks for.
 fn recommend(flags: &[Flag]) -> Action {
-    flags.iter().map(Flag::action).max().unwrap_or(Action::Allow)
+    flags
+        .iter()
+        .map(Flag::action)
+        .max()
+        .unwrap_or(Action::Allow)
 }
 
 fn category_phrase(category: Category) -> &'static str {

@@ -140,7 +140,10 @@ impl NormalizedLine {
         if start >= end || end > self.source.len() {
             return (0, 0);
         }
-        (self.source[start].0 as usize, self.source[end - 1].1 as usize)
+        (
+            self.source[start].0 as usize,
+            self.source[end - 1].1 as usize,
+        )
     }
 
     /// How many times the character at byte `index` of `text` was repeated.
@@ -203,8 +206,7 @@ impl Builder<'_> {
                     self.push_char('o', CharKind::LetterSymbol, at, end + 1);
                     continue;
                 }
-                if (ch == '-' || ch == '_')
-                    && (next == Some(ch) || self.last_pending_is_wildcard())
+                if (ch == '-' || ch == '_') && (next == Some(ch) || self.last_pending_is_wildcard())
                 {
                     // A run of dashes inside a word censors letters ("f---ing").
                     if self.has_pending_letter() {
@@ -446,7 +448,10 @@ impl Builder<'_> {
             let prev_letters = prev.chars().all(char::is_alphabetic);
             let no_space = self.pending_boundary != Boundary::Space;
             // "s.hit", "b.astard": a letter cut off by a dot or dash.
-            let cut = no_space && prev_letters && this.is_letters(&chars) && (single || prev.chars().count() == 1);
+            let cut = no_space
+                && prev_letters
+                && this.is_letters(&chars)
+                && (single || prev.chars().count() == 1);
             // "s hit", "w anker", "f uc k": a fragment that is no word on its own.
             // The fragment is glued to its neighbour unless that neighbour is a
             // common short word ("oh f u c k" keeps "oh").
@@ -492,7 +497,7 @@ impl Builder<'_> {
             if ch != '*'
                 && !ch.is_ascii_digit()
                 && (line.text.len() > start || joins_run)
-                && line.text.ends_with(ch)
+                && ends_with_char(&line.text, ch)
             {
                 let width = ch.len_utf8();
                 let first = line.text.len() - width;
@@ -551,6 +556,15 @@ impl Builder<'_> {
     }
 }
 
+/// `text.ends_with(ch)` without encoding `ch` (this runs for every character).
+fn ends_with_char(text: &str, ch: char) -> bool {
+    if ch.is_ascii() {
+        text.as_bytes().last() == Some(&(ch as u8))
+    } else {
+        text.chars().next_back() == Some(ch)
+    }
+}
+
 /// Whether a token consists only of single letters joined together (or is one letter).
 fn is_single_letter_run(line: &NormalizedLine, token: &Token) -> bool {
     let text = &line.text[token.start as usize..token.end as usize];
@@ -567,7 +581,6 @@ fn is_single_letter_run(line: &NormalizedLine, token: &Token) -> bool {
 fn is_fragment(word: &str) -> bool {
     const LONE: &str = "cfhjlmqstwz";
 
-
     let mut letters = word.chars();
     match (letters.next(), letters.next(), letters.next()) {
         (Some(c), None, None) => LONE.contains(c),
@@ -578,19 +591,94 @@ fn is_fragment(word: &str) -> bool {
     }
 }
 
-fn is_common_pair(word: &str) -> bool {
-    COMMON_PAIRS.contains(&word)
-}
-
 /// Two-letter words and chat abbreviations that are words on their own.
-const COMMON_PAIRS: &[&str] = &[
-        "am", "an", "as", "at", "be", "by", "do", "go", "he", "hi", "if", "in", "is", "it",
-        "me", "my", "no", "of", "oh", "ok", "on", "or", "so", "to", "up", "us", "we", "ya",
-        "ye", "yo", "ur", "gg", "wp", "gl", "hf", "ty", "np", "gj", "xd", "ez", "ff", "bb",
-        "kk", "rn", "tf", "da", "de", "la", "le", "el", "en", "es", "et", "il", "je", "tu",
-        "un", "nu", "ha", "eh", "uh", "mm", "hm", "ah", "im", "id", "iu", "ai", "ay", "ad",
-        "ag", "ar", "aw", "ow", "ou", "ye", "ei", "ja", "si", "na", "ne", "ni", "ta", "te",
-];
+fn is_common_pair(word: &str) -> bool {
+    matches!(
+        word,
+        "am" | "an"
+            | "as"
+            | "at"
+            | "be"
+            | "by"
+            | "do"
+            | "go"
+            | "he"
+            | "hi"
+            | "if"
+            | "in"
+            | "is"
+            | "it"
+            | "me"
+            | "my"
+            | "no"
+            | "of"
+            | "oh"
+            | "ok"
+            | "on"
+            | "or"
+            | "so"
+            | "to"
+            | "up"
+            | "us"
+            | "we"
+            | "ya"
+            | "ye"
+            | "yo"
+            | "ur"
+            | "gg"
+            | "wp"
+            | "gl"
+            | "hf"
+            | "ty"
+            | "np"
+            | "gj"
+            | "xd"
+            | "ez"
+            | "ff"
+            | "bb"
+            | "kk"
+            | "rn"
+            | "tf"
+            | "da"
+            | "de"
+            | "la"
+            | "le"
+            | "el"
+            | "en"
+            | "es"
+            | "et"
+            | "il"
+            | "je"
+            | "tu"
+            | "un"
+            | "nu"
+            | "ha"
+            | "eh"
+            | "uh"
+            | "mm"
+            | "hm"
+            | "ah"
+            | "im"
+            | "id"
+            | "iu"
+            | "ai"
+            | "ay"
+            | "ad"
+            | "ag"
+            | "ar"
+            | "aw"
+            | "ow"
+            | "ou"
+            | "ei"
+            | "ja"
+            | "si"
+            | "na"
+            | "ne"
+            | "ni"
+            | "ta"
+            | "te"
+    )
+}
 
 /// The letters of a pending token, for the fragment test (short words only).
 #[derive(Default)]
@@ -687,7 +775,9 @@ fn homoglyph(c: char) -> Option<char> {
     Some(match c {
         'а' | 'А' | 'α' | 'Α' | 'ɑ' | 'ᴀ' | 'ä' | 'Ɐ' | 'ⲁ' => 'a',
         'в' | 'В' | 'β' | 'Β' | 'ß' | 'ь' | 'Ь' | 'ъ' | 'Ъ' | 'ʙ' | 'б' => 'b',
-        'с' | 'С' | '⊂' | '¢' | 'ς' | 'ᴄ' | 'ϲ' | 'Ϲ' | 'ƈ' | 'Ꞓ' | 'ꞓ' | '匚' => 'c',
+        'с' | 'С' | '⊂' | '¢' | 'ς' | 'ᴄ' | 'ϲ' | 'Ϲ' | 'ƈ' | 'Ꞓ' | 'ꞓ' | '匚' => {
+            'c'
+        }
         'ԁ' | 'đ' | 'ð' | 'ᴅ' | '∂' | 'ɗ' => 'd',
         'е' | 'Е' | 'ё' | 'Ё' | 'ε' | 'Ε' | 'є' | 'Є' | '€' | 'ᴇ' | 'э' => 'e',
         'ғ' | 'ꜰ' | 'ƒ' => 'f',
@@ -792,8 +882,26 @@ mod tests {
     #[test]
     fn never_panics_on_odd_input() {
         let samples = [
-            "", " ", "\u{0}", "ﷺ", "ﱠ", "(((", "()", "-", "--", "a--", "--a", "$$$", "@@",
-            "\u{10FFFF}", "👍🏽👍", "ǅ", "İ", "ﬃ", "⑩", "a\u{301}\u{301}\u{301}",
+            "",
+            " ",
+            "\u{0}",
+            "ﷺ",
+            "ﱠ",
+            "(((",
+            "()",
+            "-",
+            "--",
+            "a--",
+            "--a",
+            "$$$",
+            "@@",
+            "\u{10FFFF}",
+            "👍🏽👍",
+            "ǅ",
+            "İ",
+            "ﬃ",
+            "⑩",
+            "a\u{301}\u{301}\u{301}",
         ];
         let mut line = NormalizedLine::new();
         for s in samples {

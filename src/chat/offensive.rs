@@ -99,14 +99,15 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
     }
     if !scratch.allow.is_empty() {
         let allow = &scratch.allow;
-        scratch.hits.retain(|hit| {
-            !allow
-                .iter()
-                .any(|&(s, e)| s <= hit.start && hit.end <= e)
-        });
+        scratch
+            .hits
+            .retain(|hit| !allow.iter().any(|&(s, e)| s <= hit.start && hit.end <= e));
     }
     for token in &line.tokens {
-        let covered = |hits: &[Hit]| hits.iter().any(|h| h.start <= token.start && token.end <= h.end);
+        let covered = |hits: &[Hit]| {
+            hits.iter()
+                .any(|h| h.start <= token.start && token.end <= h.end)
+        };
         if token.censored {
             if let Some(hit) = match_censored(lexicon, line, token) {
                 scratch.hits.push(hit);
@@ -152,7 +153,9 @@ fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Op
         if matched {
             let better = match best {
                 None => true,
-                Some(b) => lexicon.entries[*entry as usize].severity > lexicon.entries[b as usize].severity,
+                Some(b) => {
+                    lexicon.entries[*entry as usize].severity > lexicon.entries[b as usize].severity
+                }
             };
             if better {
                 best = Some(*entry);
@@ -178,7 +181,10 @@ fn match_x_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> 
     let entry = candidates.iter().find_map(|(form, entry)| {
         let form = form.as_bytes();
         (form.len() == word.len()
-            && form.iter().zip(word).all(|(f, w)| f == w || (*w == b'x' && *f != b'x')))
+            && form
+                .iter()
+                .zip(word)
+                .all(|(f, w)| f == w || (*w == b'x' && *f != b'x')))
         .then_some(*entry)
     })?;
     Some(Hit {
@@ -251,11 +257,7 @@ pub(crate) fn nationality_tokens<'a>(
 ) -> impl Iterator<Item = usize> + 'a {
     line.tokens.iter().enumerate().filter_map(|(i, t)| {
         let word = line.token_text(t);
-        lexicon
-            .nationalities
-            .iter()
-            .any(|n| n == word)
-            .then_some(i)
+        lexicon.nationalities.iter().any(|n| n == word).then_some(i)
     })
 }
 

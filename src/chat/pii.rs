@@ -32,7 +32,9 @@ impl PiiPatterns {
             phone: Regex::new(
                 r"(?:^|[^\d])(\+?\(?\d{1,4}\)?[ .\-]?(?:\(?\d{2,4}\)?[ .\-]?){1,3}\d{3,4})(?:[^\d]|$)",
             )?,
-            email: Regex::new(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")?,
+            email: Regex::new(
+                r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}",
+            )?,
             street: Regex::new(
                 r"(?i)\b\d{1,5}\s+(?:[a-z]+\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|strasse|straße|calle|rue|ulitsa)\b",
             )?,
@@ -99,7 +101,10 @@ impl PiiPatterns {
         if stats.has_dot_word || stats.has_colon_slash {
             for m in self.url.find_iter(text) {
                 // An e-mail address is reported as such, not as a link.
-                if out.iter().any(|h| h.span.start <= m.start() && m.end() <= h.span.end) {
+                if out
+                    .iter()
+                    .any(|h| h.span.start <= m.start() && m.end() <= h.span.end)
+                {
                     continue;
                 }
                 out.push(PatternHit {
@@ -133,7 +138,10 @@ mod tests {
         let h = hits("call me at +1 (555) 123-4567 ok");
         assert_eq!(h.len(), 1);
         assert_eq!(h[0].rule, "pattern:phone_number");
-        assert_eq!(h[0].span.slice("call me at +1 (555) 123-4567 ok"), "+1 (555) 123-4567");
+        assert_eq!(
+            h[0].span.slice("call me at +1 (555) 123-4567 ok"),
+            "+1 (555) 123-4567"
+        );
         assert_eq!(hits("my number 0612345678").len(), 1);
         assert!(hits("my favorite number is 12122121221555512515").is_empty());
         assert!(hits("im in1584e 1362n").is_empty());

@@ -67,7 +67,9 @@ impl SpamSettings {
                 "flood_max_messages" => {
                     settings.flood_max_messages = value.parse().map_err(|_| bad())?
                 }
-                "repeat_window_ms" => settings.repeat_window_ms = value.parse().map_err(|_| bad())?,
+                "repeat_window_ms" => {
+                    settings.repeat_window_ms = value.parse().map_err(|_| bad())?
+                }
                 "repeat_min_copies" => {
                     settings.repeat_min_copies = value.parse().map_err(|_| bad())?
                 }
@@ -129,7 +131,9 @@ pub(crate) fn line_checks(settings: &SpamSettings, line: &NormalizedLine, out: &
         let word = line.token_text(token);
         if word.len() >= settings.gibberish_consonant_word
             && word.bytes().all(|b| b.is_ascii_lowercase())
-            && !word.bytes().any(|b| matches!(b, b'a' | b'e' | b'i' | b'o' | b'u' | b'y'))
+            && !word
+                .bytes()
+                .any(|b| matches!(b, b'a' | b'e' | b'i' | b'o' | b'u' | b'y'))
         {
             out.push(SpamHit {
                 category: Category::Gibberish,
@@ -297,7 +301,11 @@ mod tests {
     fn message_rate_uses_a_sliding_window() {
         let mut tracker = SpamTracker::new(SpamSettings::default());
         for i in 0..6 {
-            let hits = tracker.observe("red", i * 1000, fp(&format!("line {i} {}", "x".repeat(i as usize))));
+            let hits = tracker.observe(
+                "red",
+                i * 1000,
+                fp(&format!("line {i} {}", "x".repeat(i as usize))),
+            );
             assert!(hits.iter().all(|h| h.category != Category::Flooding), "{i}");
         }
         let hits = tracker.observe("red", 6000, fp("seventh"));
@@ -347,7 +355,10 @@ mod tests {
 
     #[test]
     fn settings_parse() {
-        let s = SpamSettings::parse("[spam]\nflood_max_messages = 4 # note\nrepeat_window_ms = 60_000\n").unwrap();
+        let s = SpamSettings::parse(
+            "[spam]\nflood_max_messages = 4 # note\nrepeat_window_ms = 60_000\n",
+        )
+        .unwrap();
         assert_eq!(s.flood_max_messages, 4);
         assert_eq!(s.repeat_window_ms, 60_000);
         assert!(SpamSettings::parse("nope = 1").is_err());

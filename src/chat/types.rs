@@ -64,8 +64,9 @@ impl Category {
     pub fn group(self) -> CategoryGroup {
         use Category::*;
         match self {
-            Profanity | Insult | SlurHate | Sexual | ThreatSelfHarm | Harassment
-            | PersonalInfo => CategoryGroup::Offensive,
+            Profanity | Insult | SlurHate | Sexual | ThreatSelfHarm | Harassment | PersonalInfo => {
+                CategoryGroup::Offensive
+            }
             Flooding | Repetition | Gibberish | Shouting | Advertising => CategoryGroup::Spam,
             Begging | Offering | MoveSuggestion | Intention | Collusion | ResignOrClaim => {
                 CategoryGroup::RuleViolating
@@ -100,13 +101,16 @@ impl Category {
     /// Parses a category name as written in the lexicon files and reports.
     pub fn from_name(name: &str) -> Option<Category> {
         let name = name.trim();
-        Category::ALL.into_iter().find(|c| c.name() == name).or(match name {
-            "slur" | "hate" => Some(Category::SlurHate),
-            "threat" | "self_harm" => Some(Category::ThreatSelfHarm),
-            "doxxing" | "pii" => Some(Category::PersonalInfo),
-            "spam" => Some(Category::Flooding),
-            _ => None,
-        })
+        Category::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .or(match name {
+                "slur" | "hate" => Some(Category::SlurHate),
+                "threat" | "self_harm" => Some(Category::ThreatSelfHarm),
+                "doxxing" | "pii" => Some(Category::PersonalInfo),
+                "spam" => Some(Category::Flooding),
+                _ => None,
+            })
     }
 }
 

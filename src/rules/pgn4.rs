@@ -57,7 +57,10 @@ pub struct MoveText {
 pub enum PlyAction {
     Move(MoveText),
     /// `O-O` (short) or `O-O-O` (long); the mover is whoever is to move.
-    Castle { long: bool, suffix: Suffix },
+    Castle {
+        long: bool,
+        suffix: Suffix,
+    },
     /// A slot holding only an elimination marker (`R`, `T`, `S`, `#`).
     Eliminated(Marker),
 }
