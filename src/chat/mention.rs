@@ -327,13 +327,10 @@ pub(crate) fn extract(
         let word = line.token_text(token);
         let (s, e) = line.original_span(token.start as usize, token.end as usize);
         if let Some(piece) = words.piece(word) {
+            // "red's knight": the seat right before the piece owns it.
             let owner = index
                 .checked_sub(1)
-                .and_then(|p| words.seat(line.token_text(&tokens[p])))
-                .or_else(|| {
-                    // "the knight of red" is rare; "red's knight" is handled above.
-                    None
-                });
+                .and_then(|p| words.seat(line.token_text(&tokens[p])));
             let square = square_after(words, original, line, index);
             let start = if owner.is_some() {
                 line.original_span(

@@ -458,7 +458,7 @@ impl Builder<'_> {
             let spaced = !no_space
                 && prev_letters
                 && this.is_letters(&chars)
-                && ((is_fragment(this.as_str()) && !is_common_pair(prev) && prev.len() > 1)
+                && ((is_fragment(this.as_str()) && is_fragment(prev))
                     || (is_fragment(prev)
                         && !is_common_pair(this.as_str())
                         && (prev.len() == 1 || chars.len() <= 3)));
@@ -561,7 +561,7 @@ fn ends_with_char(text: &str, ch: char) -> bool {
     if ch.is_ascii() {
         text.as_bytes().last() == Some(&(ch as u8))
     } else {
-        text.chars().next_back() == Some(ch)
+        text.ends_with(ch)
     }
 }
 

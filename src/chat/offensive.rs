@@ -236,7 +236,7 @@ fn keep_outermost(hits: &mut Vec<Hit>, lexicon: &Lexicon) {
         return;
     }
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
-    hits.dedup_by_key(|h| (h.start, h.end));
+    hits.dedup_by_key(|h| (h.start, h.end, lexicon.entries[h.entry as usize].category));
     let severity = |h: &Hit| lexicon.entries[h.entry as usize].severity;
     let snapshot = hits.clone();
     hits.retain(|h| {

@@ -212,14 +212,9 @@ pub struct Flag {
 }
 
 impl Flag {
+    /// What this flag alone asks for: low findings are recorded, medium ones
+    /// warn the sender, high and critical ones keep the line from other players.
     pub fn action(&self) -> Action {
-        if !self.report_worthy && self.severity <= Severity::Medium {
-            return if self.severity == Severity::Medium {
-                Action::Warn
-            } else {
-                Action::Allow
-            };
-        }
         match self.severity {
             Severity::Low => Action::Allow,
             Severity::Medium => Action::Warn,
