@@ -40,6 +40,15 @@ fn main() {
             return;
         }
     };
+    // The lines sit in one buffer, as a batch of chat read from a log would.
+    let mut arena = String::new();
+    let mut ranges = Vec::with_capacity(lines.len());
+    for line in &lines {
+        let start = arena.len();
+        arena.push_str(line);
+        ranges.push((start, arena.len()));
+    }
+    let lines: Vec<&str> = ranges.iter().map(|&(a, b)| &arena[a..b]).collect();
     let built = Instant::now();
     let analyzer = match Analyzer::embedded() {
         Ok(a) => a,
@@ -94,28 +103,38 @@ fn main() {
             .flags
             .len();
     }
-    let rounds = 100;
-    let cpu_start = thread_cpu_seconds();
-    let start = Instant::now();
+    // Best of several timed rounds: other processes on a shared machine only ever
+    // make a round slower, so the fastest round is the closest to one free core.
+    let rounds = 15;
+    let per_round = 5;
+    let mut best = f64::INFINITY;
+    let mut cpu_total = 0.0;
+    let mut wall_total = 0.0;
     for _ in 0..rounds {
-        for line in &lines {
-            let analysis = analyze_line_with(&analyzer, &mut scratch, &context, line);
-            flagged += analysis.flags.len();
+        let cpu_start = thread_cpu_seconds();
+        let start = Instant::now();
+        for _ in 0..per_round {
+            for line in &lines {
+                let analysis = analyze_line_with(&analyzer, &mut scratch, &context, line);
+                flagged += analysis.flags.len();
+            }
         }
+        let seconds = start.elapsed().as_secs_f64();
+        best = best.min(seconds);
+        wall_total += seconds;
+        cpu_total += match (cpu_start, thread_cpu_seconds()) {
+            (Some(a), Some(b)) if b >= a => b - a,
+            _ => seconds,
+        };
     }
-    let seconds = start.elapsed().as_secs_f64();
-    let cpu = match (cpu_start, thread_cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => seconds,
-    };
-    let total = lines.len() * rounds;
-    let average_len = lines.iter().map(String::len).sum::<usize>() as f64 / lines.len() as f64;
+    let per_round_lines = (lines.len() * per_round) as f64;
+    let total = per_round_lines * rounds as f64;
+    let average_len = lines.iter().map(|l| l.len()).sum::<usize>() as f64 / lines.len() as f64;
+    println!("chat: {total} lines (avg {average_len:.1} bytes), {rounds} rounds ({flagged} flags)");
     println!(
-        "chat: {total} lines (avg {average_len:.1} bytes) in {seconds:.3} s wall, {cpu:.2} s CPU ({flagged} flags)"
-    );
-    println!(
-        "chat: {:.0} lines/s on one core (CPU time); {:.0} lines/s wall clock",
-        total as f64 / cpu,
-        total as f64 / seconds
+        "chat: {:.0} lines/s on one core (best round); {:.0} lines/s by CPU time; {:.0} lines/s wall clock overall",
+        per_round_lines / best,
+        total / cpu_total.max(1e-9),
+        total / wall_total
     );
 }

@@ -155,6 +155,8 @@ pub(crate) struct Cues {
     so: u64,
     /// Any cue that can start a violation: the gate for the whole classifier.
     pub trigger: u64,
+    /// Cues of words that can name a piece, a seat or a check.
+    pub board_words: u64,
 }
 
 impl Cues {
@@ -199,7 +201,9 @@ impl Cues {
             can: b("can"),
             so: b("so"),
             trigger: 0,
+            board_words: 0,
         };
+        cues.board_words = cues.piece | cues.seat | cues.check;
         cues.trigger = cues.points
             | cues.give
             | cues.let_
@@ -235,6 +239,13 @@ struct View<'a> {
     cues: &'a [u64],
     c: &'a Cues,
     /// Tokens that are still live (not in a past or turn-reminder clause).
+    live: &'a [usize],
+}
+
+/// Reusable buffers of the classifier.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FfaScratch {
+    clauses: Vec<Clause>,
     live: Vec<usize>,
 }
 
@@ -328,6 +339,7 @@ impl View<'_> {
 
 /// Classifies a line under the FFA chat rules. `cues` are the per-token cue bits.
 pub(crate) fn classify(
+    scratch: &mut FfaScratch,
     c: &Cues,
     line: &NormalizedLine,
     cues: &[u64],
@@ -355,7 +367,9 @@ pub(crate) fn classify(
     }
 
     // Clauses: split at punctuation and at "but".
-    let mut clauses: Vec<Clause> = Vec::new();
+    let FfaScratch { clauses, live } = scratch;
+    clauses.clear();
+    live.clear();
     for (i, token) in line.tokens.iter().enumerate() {
         let word = line.token_text(token);
         if i == 0 || token.after_clause_break || word == "but" {
@@ -368,10 +382,9 @@ pub(crate) fn classify(
         }
     }
     let move_content = c.piece | c.check | c.seat | c.state | c.take | c.attack | c.move_;
-    let mut live = Vec::with_capacity(line.tokens.len());
     let mut past_move_clause = None;
     let mut turn_clause = None;
-    for clause in &clauses {
+    for clause in clauses.iter() {
         let bits =
             (clause.start..clause.end).fold(0u64, |acc, t| acc | cues.get(t).copied().unwrap_or(0));
         let mention_here = mentions.iter().any(|m| {
@@ -399,7 +412,7 @@ pub(crate) fn classify(
         line,
         cues,
         c,
-        live,
+        live: live.as_slice(),
     };
 
     let found = find_violation(&view, mentions);

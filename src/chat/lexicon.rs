@@ -343,6 +343,7 @@ impl Lexicon {
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
             .kind(Some(AhoCorasickKind::ContiguousNFA))
+            .dense_depth(6)
             .build(&builder.texts)
             .map_err(|e| LexiconError {
                 file: "lexicon",

@@ -283,10 +283,14 @@ impl BoardWords {
 }
 
 /// Extracts the board references of a line (already normalised into `line`).
+/// `token_cues` may mark which tokens can name a piece, seat or check (`word_mask`);
+/// other tokens are skipped. Pass an empty slice to look at every token.
 pub(crate) fn extract(
     words: &BoardWords,
     original: &str,
     line: &NormalizedLine,
+    token_cues: &[u64],
+    word_mask: u64,
     out: &mut Vec<Mention>,
 ) {
     out.clear();
@@ -324,6 +328,12 @@ pub(crate) fn extract(
     // Words: pieces (with owner and square), seats, checks, "mate in N".
     let tokens = &line.tokens;
     for (index, token) in tokens.iter().enumerate() {
+        if token_cues
+            .get(index)
+            .is_some_and(|bits| bits & word_mask == 0)
+        {
+            continue;
+        }
         let word = line.token_text(token);
         let (s, e) = line.original_span(token.start as usize, token.end as usize);
         if let Some(piece) = words.piece(word) {
@@ -424,7 +434,7 @@ mod tests {
         let mut line = NormalizedLine::new();
         line.normalize(text);
         let mut out = Vec::new();
-        extract(&words, text, &line, &mut out);
+        extract(&words, text, &line, &[], 0, &mut out);
         out
     }
 

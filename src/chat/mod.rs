@@ -148,6 +148,15 @@ pub struct Analyzer {
     cues: ffa::Cues,
     board: mention::BoardWords,
     spam: SpamSettings,
+    /// Rule and explanation of each lexicon entry, written once.
+    flag_texts: Vec<EntryTexts>,
+}
+
+#[derive(Clone, Debug)]
+struct EntryTexts {
+    rule: String,
+    explanation: String,
+    censored_explanation: String,
 }
 
 impl Analyzer {
@@ -162,7 +171,20 @@ impl Analyzer {
     ) -> Result<Analyzer, AnalyzerError> {
         let lexicon = Lexicon::from_sources(sources).map_err(AnalyzerError::Lexicon)?;
         let cues = ffa::Cues::new(&lexicon.cue_names);
+        let flag_texts = lexicon
+            .entries
+            .iter()
+            .map(|entry| {
+                let phrase = category_phrase(entry.category);
+                EntryTexts {
+                    rule: format!("lexicon:{}:{}", entry.source, entry.term),
+                    explanation: format!("{phrase} \"{}\"", entry.term),
+                    censored_explanation: format!("{phrase} (censored) \"{}\"", entry.term),
+                }
+            })
+            .collect();
         Ok(Analyzer {
+            flag_texts,
             lexicon,
             pii: pii::PiiPatterns::new().map_err(|e| AnalyzerError::Pattern(e.to_string()))?,
             cues,
@@ -193,6 +215,7 @@ pub struct Scratch {
     patterns: Vec<pii::PatternHit>,
     spam: Vec<spam::SpamHit>,
     mentions: Vec<Mention>,
+    ffa: ffa::FfaScratch,
 }
 
 impl Scratch {
@@ -232,6 +255,7 @@ pub fn analyze_line_with(
         patterns,
         spam: spam_hits,
         mentions,
+        ffa: ffa_scratch,
     } = scratch;
     line.normalize(text);
     offensive::scan(&analyzer.lexicon, line, scan);
@@ -249,17 +273,17 @@ pub fn analyze_line_with(
                     | Category::PersonalInfo
                     | Category::Harassment
             );
+        let texts = &analyzer.flag_texts[hit.entry as usize];
         analysis.flags.push(Flag {
             category,
             severity: entry.severity,
             span: Span::new(start, end),
-            rule: format!("lexicon:{}:{}", entry.source, entry.term),
-            explanation: format!(
-                "{} {}\"{}\"",
-                category_phrase(category),
-                if hit.censored { "(censored) " } else { "" },
-                entry.term
-            ),
+            rule: texts.rule.clone(),
+            explanation: if hit.censored {
+                texts.censored_explanation.clone()
+            } else {
+                texts.explanation.clone()
+            },
             report_worthy,
             evidence: None,
         });
@@ -293,9 +317,17 @@ pub fn analyze_line_with(
         mentions.clear();
         let cues = &analyzer.cues;
         if scan.line_cues & cues.trigger != 0 || line.stats.digits > 0 {
-            mention::extract(&analyzer.board, text, line, mentions);
+            mention::extract(
+                &analyzer.board,
+                text,
+                line,
+                &scan.token_cues,
+                cues.board_words,
+                mentions,
+            );
         }
         let outcome = ffa::classify(
+            ffa_scratch,
             cues,
             line,
             &scan.token_cues,

@@ -421,10 +421,8 @@ impl Builder<'_> {
                 chars[0].kind = CharKind::Letter;
             }
         }
-        let has_letter = chars
-            .iter()
-            .any(|c| c.kind == CharKind::Letter && !c.ch.is_ascii_digit());
-        let ordinal = is_ordinal(&chars);
+        let has_letter = chars.iter().any(|c| c.kind == CharKind::Letter);
+        let ordinal = chars[0].kind == CharKind::Digit && is_ordinal(&chars);
         let mut censored = false;
         let token_start = line.text.len();
         let token_index = line.tokens.len().min(u16::MAX as usize - 1) as u16;
@@ -439,31 +437,27 @@ impl Builder<'_> {
             .filter(|t| t.end as usize == line.text.len() && t.plain)
             .map(|t| &line.text[t.start as usize..t.end as usize]);
         let plain = chars.iter().all(|c| c.kind == CharKind::Letter);
-        let glued = previous.is_some_and(|prev| {
-            let this = chars
-                .iter()
-                .filter(|c| c.kind == CharKind::Letter)
-                .map(|c| c.ch)
-                .collect::<FragmentText>();
-            let prev_letters = prev.chars().all(char::is_alphabetic);
-            let no_space = self.pending_boundary != Boundary::Space;
-            // "s.hit", "b.astard": a letter cut off by a dot or dash.
-            let cut = no_space
-                && prev_letters
-                && this.is_letters(&chars)
-                && (single || prev.chars().count() == 1);
-            // "s hit", "w anker", "f uc k": a fragment that is no word on its own.
-            // The fragment is glued to its neighbour unless that neighbour is a
-            // common short word ("oh f u c k" keeps "oh").
-            let spaced = !no_space
-                && prev_letters
-                && this.is_letters(&chars)
-                && ((is_fragment(this.as_str()) && is_fragment(prev))
-                    || (is_fragment(prev)
-                        && !is_common_pair(this.as_str())
-                        && (prev.len() == 1 || chars.len() <= 3)));
-            cut || spaced
-        });
+        let no_space = self.pending_boundary != Boundary::Space;
+        let glued = plain
+            && previous.is_some_and(|prev| {
+                if no_space {
+                    // "s.hit", "b.astard": a letter cut off by a dot or dash.
+                    single || prev.len() == 1
+                } else {
+                    // "s hit", "w anker", "f uc k": a fragment that is no word on its
+                    // own is glued to what follows, unless that is a common short word.
+                    prev.len() <= 2 && is_fragment(prev) && {
+                        let this = if chars.len() <= 4 {
+                            chars.iter().map(|c| c.ch).collect::<FragmentText>()
+                        } else {
+                            FragmentText::default()
+                        };
+                        let this = this.as_str();
+                        is_fragment(this)
+                            || (!is_common_pair(this) && (prev.len() == 1 || chars.len() <= 3))
+                    }
+                }
+            });
         let letter_run = single && previous_single;
         let join = letter_run || glued;
 
@@ -709,11 +703,6 @@ impl FragmentText {
             return "";
         }
         std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
-    }
-
-    /// The pending token is made of letters only.
-    fn is_letters(&self, chars: &[PendingChar]) -> bool {
-        !chars.is_empty() && chars.iter().all(|c| c.kind == CharKind::Letter)
     }
 }
 
