@@ -5,12 +5,14 @@ use arbiter::chat::{
     GameChatContext, LineAnalysis, LineContext, MentionKind, PositionVerdict, Severity, Variant,
 };
 
-fn analyzer() -> Analyzer {
-    Analyzer::embedded().expect("embedded chat data")
+/// One analyser for all tests of this file (it is built once per process in use too).
+fn analyzer() -> &'static Analyzer {
+    static ANALYZER: std::sync::OnceLock<Analyzer> = std::sync::OnceLock::new();
+    ANALYZER.get_or_init(|| Analyzer::embedded().expect("embedded chat data"))
 }
 
 fn line(text: &str) -> LineAnalysis {
-    analyze_line(&analyzer(), &LineContext::ffa_in_progress(), text)
+    analyze_line(analyzer(), &LineContext::ffa_in_progress(), text)
 }
 
 #[test]
@@ -113,14 +115,14 @@ fn heat_of_the_moment_insult_is_not_report_worthy_alone() {
 fn ffa_rules_and_exemptions() {
     let analyzer = analyzer();
     let ffa = LineContext::ffa_in_progress();
-    let analysis = analyze_line(&analyzer, &ffa, "check red");
+    let analysis = analyze_line(analyzer, &ffa, "check red");
     assert_eq!(analysis.ffa, Some(FfaClass::MoveSuggestion));
     assert!(analysis.has(Category::MoveSuggestion));
     assert!(analysis
         .mentions
         .iter()
         .any(|m| matches!(m.kind, MentionKind::Check { .. })));
-    let analysis = analyze_line(&analyzer, &ffa, "just resign already");
+    let analysis = analyze_line(analyzer, &ffa, "just resign already");
     assert_eq!(analysis.ffa, Some(FfaClass::ResignOrClaim));
     let flag = analysis
         .flags
@@ -129,7 +131,7 @@ fn ffa_rules_and_exemptions() {
         .expect("classified");
     assert!(!flag.report_worthy);
     assert_eq!(analysis.action, Action::Allow);
-    let analysis = analyze_line(&analyzer, &ffa, "your queen was hanging for 3 moves");
+    let analysis = analyze_line(analyzer, &ffa, "your queen was hanging for 3 moves");
     assert_eq!(analysis.ffa, Some(FfaClass::PastMoveDiscussion));
     assert!(analysis.flags.is_empty());
 
@@ -138,14 +140,14 @@ fn ffa_rules_and_exemptions() {
         channel: Channel::Spectator,
         ..ffa.clone()
     };
-    assert!(analyze_line(&analyzer, &solo_spectator, "check red")
+    assert!(analyze_line(analyzer, &solo_spectator, "check red")
         .flags
         .is_empty());
     let teams_game = LineContext {
         variant: Variant::Teams,
         ..ffa.clone()
     };
-    assert!(analyze_line(&analyzer, &teams_game, "check red")
+    assert!(analyze_line(analyzer, &teams_game, "check red")
         .flags
         .is_empty());
 }
@@ -158,7 +160,7 @@ fn position_verdict_raises_or_lowers() {
         ..LineContext::ffa_in_progress()
     };
     let confirmed = analyze_line(
-        &analyzer,
+        analyzer,
         &with(PositionVerdict {
             ply: 41,
             fen4: "R-0,0,0,0-...".into(),
@@ -176,7 +178,7 @@ fn position_verdict_raises_or_lowers() {
     assert_eq!(flag.evidence.as_ref().map(|e| e.ply), Some(41));
 
     let refuted = analyze_line(
-        &analyzer,
+        analyzer,
         &with(PositionVerdict {
             ply: 41,
             piece_hanging: Some(false),
@@ -194,7 +196,7 @@ fn position_verdict_raises_or_lowers() {
 
     // Phrased as the past, but the position shows the piece still hangs.
     let still_live = analyze_line(
-        &analyzer,
+        analyzer,
         &with(PositionVerdict {
             ply: 41,
             piece_hanging: Some(true),
@@ -245,7 +247,7 @@ fn game_chat_spam_post_game_and_repeated_abuse() {
         "red",
         "you missed mate in 2, check red would have won",
     ));
-    let result = analyze_game_chat(&analyzer, &game, &lines, &[]);
+    let result = analyze_game_chat(analyzer, &game, &lines, &[]);
     assert_eq!(result.lines.len(), lines.len());
     assert!(result.lines[7].analysis.has(Category::Flooding));
     assert!(!result.lines[3].analysis.has(Category::Flooding));
@@ -311,7 +313,7 @@ fn arbitrary_input_never_panics() {
             })
             .collect();
         for context in &contexts {
-            let analysis = analyze_line(&analyzer, context, &text);
+            let analysis = analyze_line(analyzer, context, &text);
             for flag in &analysis.flags {
                 assert!(flag.span.start <= flag.span.end && flag.span.end <= text.len());
                 assert!(

@@ -10,13 +10,15 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
 }
 
-fn analyzer() -> Analyzer {
-    Analyzer::embedded().expect("embedded chat data")
+/// One analyser for all tests of this file (it is built once per process in use too).
+fn analyzer() -> &'static Analyzer {
+    static ANALYZER: std::sync::OnceLock<Analyzer> = std::sync::OnceLock::new();
+    ANALYZER.get_or_init(|| Analyzer::embedded().expect("embedded chat data"))
 }
 
 fn conda(file: &str) -> EvalReport {
     let rows = parse_conda(&read(&format!("conda/{file}"))).expect("CONDA file parses");
-    let report = evaluate(&analyzer(), &LineContext::ffa_in_progress(), &rows);
+    let report = evaluate(analyzer(), &LineContext::ffa_in_progress(), &rows);
     println!("{file}\n{report}");
     report
 }
@@ -58,7 +60,7 @@ fn obfuscation_suite() {
     let positive = lines("rustrict_tests/test_positive.txt");
     let missed: Vec<&String> = positive
         .iter()
-        .filter(|l| !analyze_line(&analyzer, &context, l).is_offensive())
+        .filter(|l| !analyze_line(analyzer, &context, l).is_offensive())
         .collect();
     let recall = 1.0 - missed.len() as f64 / positive.len() as f64;
     println!(
@@ -72,7 +74,7 @@ fn obfuscation_suite() {
     let negative = lines("rustrict_tests/test_negative.txt");
     let wrongly: Vec<&String> = negative
         .iter()
-        .filter(|l| analyze_line(&analyzer, &context, l).is_offensive())
+        .filter(|l| analyze_line(analyzer, &context, l).is_offensive())
         .collect();
     let rate = wrongly.len() as f64 / negative.len() as f64;
     println!(
@@ -83,7 +85,7 @@ fn obfuscation_suite() {
     for w in &wrongly {
         println!(
             "  flagged: {w}  {:?}",
-            analyze_line(&analyzer, &context, w)
+            analyze_line(analyzer, &context, w)
                 .flags
                 .iter()
                 .map(|f| &f.rule)
@@ -93,7 +95,7 @@ fn obfuscation_suite() {
     let safe = lines("rustrict_tests/test_safe.txt");
     let unsafe_: Vec<&String> = safe
         .iter()
-        .filter(|l| !analyze_line(&analyzer, &context, l).flags.is_empty())
+        .filter(|l| !analyze_line(analyzer, &context, l).flags.is_empty())
         .collect();
     println!("safe flagged: {unsafe_:?}");
     assert!(recall >= 0.95, "recall {recall}");
@@ -105,7 +107,7 @@ fn obfuscation_suite() {
 fn ffa_probes() {
     let analyzer = analyzer();
     let rows = parse_ffa_probes(&read("ffa_probes.tsv")).expect("probes parse");
-    let report = evaluate(&analyzer, &LineContext::ffa_in_progress(), &rows);
+    let report = evaluate(analyzer, &LineContext::ffa_in_progress(), &rows);
     println!("{report}");
     assert_eq!(report.category_matches, rows.len(), "{report}");
     assert_eq!(report.flag.false_positives + report.flag.false_negatives, 0);
@@ -128,7 +130,7 @@ fn ffa_probes() {
     ];
     for context in &exempt {
         for row in &rows {
-            let analysis = analyze_line(&analyzer, context, &row.text);
+            let analysis = analyze_line(analyzer, context, &row.text);
             assert!(
                 analysis.flags.is_empty(),
                 "{context:?} {:?}: {:?}",
@@ -149,7 +151,7 @@ fn diagnose_conda_false_positives() {
     let mut false_positive_rules = std::collections::BTreeMap::<String, usize>::new();
     let mut true_positive_rules = std::collections::BTreeMap::<String, usize>::new();
     for row in &rows {
-        let analysis = analyze_line(&analyzer, &context, &row.text);
+        let analysis = analyze_line(analyzer, &context, &row.text);
         for flag in analysis
             .flags
             .iter()
