@@ -1,0 +1,277 @@
+//! Offensive-language detection: one automaton pass over the matching form,
+//! word-boundary and allowlist checks, censored words, and the phrase rule for
+//! insults aimed at someone's country or language.
+
+use super::lexicon::{Lexicon, MatchMode, PatternRole};
+use super::normalize::{NormalizedLine, Token};
+
+/// An accepted lexicon match, as a byte range of the matching form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub start: u32,
+    pub end: u32,
+    pub entry: u32,
+    /// Found by the censored-word matcher ("f*ck").
+    pub censored: bool,
+}
+
+/// Reusable buffers of one scan.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ScanScratch {
+    pub hits: Vec<Hit>,
+    allow: Vec<(u32, u32)>,
+    /// FFA cue bits of each token.
+    pub token_cues: Vec<u64>,
+    /// Union of all token cue bits.
+    pub line_cues: u64,
+}
+
+/// Inflection endings a whole-word entry may carry ("noobs", "idiots", "sucking").
+const WORD_ENDINGS: [&str; 11] = [
+    "s", "es", "z", "ed", "d", "er", "ers", "ing", "y", "ie", "ies",
+];
+
+pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanScratch) {
+    scratch.hits.clear();
+    scratch.allow.clear();
+    scratch.token_cues.clear();
+    scratch.token_cues.resize(line.tokens.len(), 0);
+    scratch.line_cues = 0;
+    let text = line.text.as_bytes();
+    let runs = line.runs();
+    for found in lexicon.automaton.find_overlapping_iter(line.text.as_str()) {
+        let Some(pattern) = lexicon.patterns.get(found.pattern().as_usize()) else {
+            continue;
+        };
+        let (start, end) = (found.start(), found.end());
+        match pattern.role {
+            PatternRole::Allow => {
+                // Innocent words must be spelled as listed: "bob" does not excuse "boobs".
+                if runs[start..end] == *pattern.runs {
+                    scratch.allow.push((start as u32, end as u32))
+                }
+            }
+            PatternRole::Cue(bits) => {
+                // " word ": the token starts right after the leading space.
+                if let Some(token) = line.token_at(start + 1) {
+                    scratch.token_cues[token] |= bits;
+                    scratch.line_cues |= bits;
+                }
+            }
+            PatternRole::Offensive(entry_index) => {
+                let Some(entry) = lexicon.entries.get(entry_index as usize) else {
+                    continue;
+                };
+                if !runs_reach(&runs[start..end], &pattern.runs) {
+                    continue;
+                }
+                let word_start = if pattern.leading_space {
+                    start + 1
+                } else {
+                    start
+                };
+                let mut word_end = if pattern.trailing_space { end - 1 } else { end };
+                match entry.mode {
+                    MatchMode::Sub | MatchMode::Prefix | MatchMode::Phrase => {}
+                    MatchMode::Word => {
+                        // The token holding the last matched byte decides the ending.
+                        let Some(token) = line.token_at(word_end.saturating_sub(1)) else {
+                            continue;
+                        };
+                        let token_end = line.tokens[token].end as usize;
+                        if token_end != word_end {
+                            let rest = &text[word_end..token_end];
+                            if !WORD_ENDINGS.iter().any(|e| e.as_bytes() == rest) {
+                                continue;
+                            }
+                            word_end = token_end;
+                        }
+                    }
+                }
+                scratch.hits.push(Hit {
+                    start: word_start as u32,
+                    end: word_end as u32,
+                    entry: entry_index,
+                    censored: false,
+                });
+            }
+        }
+    }
+    if !scratch.allow.is_empty() {
+        let allow = &scratch.allow;
+        scratch
+            .hits
+            .retain(|hit| !allow.iter().any(|&(s, e)| s <= hit.start && hit.end <= e));
+    }
+    for token in &line.tokens {
+        let covered = |hits: &[Hit]| {
+            hits.iter()
+                .any(|h| h.start <= token.start && token.end <= h.end)
+        };
+        if token.censored {
+            if let Some(hit) = match_censored(lexicon, line, token) {
+                scratch.hits.push(hit);
+            }
+        } else if !covered(&scratch.hits) {
+            if let Some(hit) = match_x_censored(lexicon, line, token) {
+                scratch.hits.push(hit);
+            }
+        }
+    }
+    keep_outermost(&mut scratch.hits, lexicon);
+}
+
+/// Every byte of the line's run must be at least the pattern's run.
+/// Extra repeats are emphasis ("fuuuck", "assshole"); fewer are another word
+/// ("as" is not "ass"). Innocent doubled spellings ("rapping") are allowlisted.
+fn runs_reach(line_runs: &[u8], pattern_runs: &[u8]) -> bool {
+    line_runs
+        .iter()
+        .zip(pattern_runs.iter())
+        .all(|(have, need)| have >= need)
+}
+
+/// A censored word ("f*ck", "sh!t", "f**k", "f*u*c*k") against the entries with the
+/// same first letter: each censoring character stands for one letter or none.
+fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Option<Hit> {
+    let word = line.token_text(token).as_bytes();
+    let first = *word.first()?;
+    let letters = word.iter().filter(|&&b| b != b'*').count();
+    if first == b'*' || letters == 0 || word.len() < 3 || (letters < 2 && word.len() < 4) {
+        return None;
+    }
+    let candidates = lexicon.censor_index.get(&first)?;
+    let mut best: Option<u32> = None;
+    for (form, entry) in candidates {
+        let form = form.as_bytes();
+        let matched = wildcard_match(word, form, b'*')
+            || WORD_ENDINGS.iter().any(|ending| {
+                word.len() > ending.len() + 2
+                    && word.ends_with(ending.as_bytes())
+                    && wildcard_match(&word[..word.len() - ending.len()], form, b'*')
+            });
+        if matched {
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    lexicon.entries[*entry as usize].severity > lexicon.entries[b as usize].severity
+                }
+            };
+            if better {
+                best = Some(*entry);
+            }
+        }
+    }
+    best.map(|entry| Hit {
+        start: token.start,
+        end: token.end,
+        entry,
+        censored: true,
+    })
+}
+
+/// A letter "x" inside a short word is often a censoring mark ("fuxk", "bitxh"):
+/// it may stand for exactly one other letter of a lexicon entry.
+fn match_x_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Option<Hit> {
+    let word = line.token_text(token).as_bytes();
+    if !(4..=10).contains(&word.len()) || !word[1..].contains(&b'x') {
+        return None;
+    }
+    let candidates = lexicon.censor_index.get(&word[0])?;
+    let entry = candidates.iter().find_map(|(form, entry)| {
+        let form = form.as_bytes();
+        (form.len() == word.len()
+            && form
+                .iter()
+                .zip(word)
+                .all(|(f, w)| f == w || (*w == b'x' && *f != b'x')))
+        .then_some(*entry)
+    })?;
+    Some(Hit {
+        start: token.start,
+        end: token.end,
+        entry,
+        censored: true,
+    })
+}
+
+/// `wildcard` in `word` matches one byte of `form` or nothing; other bytes must be equal.
+fn wildcard_match(word: &[u8], form: &[u8], wildcard: u8) -> bool {
+    // Small inputs (a word): a plain recursive search with an explicit stack.
+    let mut stack: [(u8, u8); 64] = [(0, 0); 64];
+    let mut depth = 1usize;
+    if word.len() > 60 || form.len() > 60 {
+        return false;
+    }
+    while depth > 0 {
+        depth -= 1;
+        let (wi, fi) = (stack[depth].0 as usize, stack[depth].1 as usize);
+        if wi == word.len() {
+            if fi == form.len() {
+                return true;
+            }
+            continue;
+        }
+        if word[wi] == wildcard {
+            if depth + 2 >= stack.len() {
+                return false;
+            }
+            stack[depth] = ((wi + 1) as u8, fi as u8);
+            depth += 1;
+            if fi < form.len() && form[fi].is_ascii_alphabetic() {
+                stack[depth] = ((wi + 1) as u8, (fi + 1) as u8);
+                depth += 1;
+            }
+        } else if fi < form.len() && word[wi] == form[fi] {
+            stack[depth] = ((wi + 1) as u8, (fi + 1) as u8);
+            depth += 1;
+        }
+    }
+    false
+}
+
+/// Drops hits inside a longer hit that is at least as severe ("fuck" in "motherfucker").
+fn keep_outermost(hits: &mut Vec<Hit>, lexicon: &Lexicon) {
+    if hits.len() < 2 {
+        return;
+    }
+    hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+    hits.dedup_by_key(|h| (h.start, h.end, lexicon.entries[h.entry as usize].category));
+    let severity = |h: &Hit| lexicon.entries[h.entry as usize].severity;
+    let snapshot = hits.clone();
+    hits.retain(|h| {
+        !snapshot.iter().any(|o| {
+            o != h
+                && o.start <= h.start
+                && h.end <= o.end
+                && (o.end - o.start) > (h.end - h.start)
+                && severity(o) >= severity(h)
+        })
+    });
+}
+
+/// Indices of tokens that name a country, people or language.
+pub(crate) fn nationality_tokens<'a>(
+    lexicon: &'a Lexicon,
+    line: &'a NormalizedLine,
+) -> impl Iterator<Item = usize> + 'a {
+    line.tokens.iter().enumerate().filter_map(|(i, t)| {
+        let word = line.token_text(t);
+        lexicon.nationalities.iter().any(|n| n == word).then_some(i)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards_stand_for_one_letter_or_none() {
+        assert!(wildcard_match(b"f*ck", b"fuck", b'*'));
+        assert!(wildcard_match(b"f**k", b"fuck", b'*'));
+        assert!(wildcard_match(b"f*u*c*k", b"fuck", b'*'));
+        assert!(wildcard_match(b"sh*t", b"shit", b'*'));
+        assert!(!wildcard_match(b"f*ck", b"fk", b'*'));
+        assert!(!wildcard_match(b"wh*t", b"shit", b'*'));
+    }
+}
