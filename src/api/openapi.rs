@@ -7,7 +7,7 @@ use utoipa::{Modify, OpenApi};
 use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
-use super::routes::{admin_tokens, health, whoami};
+use super::routes::{admin_tokens, chat, health, whoami};
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
@@ -27,6 +27,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_tokens::list_tokens,
         admin_tokens::create_token,
         admin_tokens::revoke_token,
+        chat::check_line,
     ),
     components(schemas(ErrorEnvelope, ErrorBody, Role, TokenRole)),
     modifiers(&BearerAuth),
@@ -34,6 +35,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         (name = "operations", description = "Health, readiness and metrics"),
         (name = "auth", description = "Identity of the caller"),
         (name = "admin", description = "Administration (admin role)"),
+        (name = "chat", description = "Chat analysis (server role)"),
     )
 )]
 pub struct ApiDoc;

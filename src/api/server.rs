@@ -26,7 +26,8 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     let listen = settings.server.listen;
     let workers = settings.server.workers;
     let shutdown_timeout = settings.server.shutdown_timeout_secs;
-    let state = web::Data::new(AppState::new(settings, pool).context("creating metrics")?);
+    let state =
+        web::Data::new(AppState::new(settings, pool).context("building the application state")?);
 
     let mut server = HttpServer::new(move || build_app(state.clone(), |_| {}))
         .shutdown_timeout(shutdown_timeout)

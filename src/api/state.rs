@@ -7,6 +7,7 @@ use actix_web::web;
 use super::auth::player::PlayerTokenVerifier;
 use super::error::ApiError;
 use super::metrics::Metrics;
+use crate::chat::{Analyzer, AnalyzerError};
 use crate::config::Settings;
 use crate::store::{DbConnection, DbPool};
 
@@ -17,16 +18,28 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// None when `auth.player_token_secret` is empty: player tokens are then refused.
     pub player_tokens: Option<Arc<PlayerTokenVerifier>>,
+    /// The chat analyser, built once per process and shared by every worker.
+    pub chat: Arc<Analyzer>,
+}
+
+/// The state could not be assembled.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("metrics: {0}")]
+    Metrics(#[from] prometheus::Error),
+    #[error("chat analyser: {0}")]
+    Chat(#[from] AnalyzerError),
 }
 
 impl AppState {
-    pub fn new(settings: Settings, pool: DbPool) -> Result<AppState, prometheus::Error> {
+    pub fn new(settings: Settings, pool: DbPool) -> Result<AppState, StateError> {
         let player_tokens = PlayerTokenVerifier::from_settings(&settings.auth).map(Arc::new);
         Ok(AppState {
             settings: Arc::new(settings),
             pool,
             metrics: Arc::new(Metrics::new()?),
             player_tokens,
+            chat: Analyzer::shared()?,
         })
     }
 

@@ -759,7 +759,8 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             (i, i + 2),
         ));
     }
-    if let Some(s) = v.near(&[c.piece, c.state], 3) {
+    // "the knight on f4 is hanging": room for "on <square> is" between piece and state.
+    if let Some(s) = v.near(&[c.piece, c.state], 5) {
         return Some((
             FfaClass::MoveSuggestion,
             "ffa:suggest_hanging_piece",

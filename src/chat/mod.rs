@@ -7,6 +7,7 @@
 //! classifier ([`ffa`]) reads the cues and the board mentions ([`mention`]);
 //! [`spam`] keeps per-sender rates and repeats over a game.
 
+pub mod context;
 pub mod eval;
 pub mod ffa;
 pub mod lexicon;
@@ -18,6 +19,7 @@ pub mod spam;
 pub mod types;
 
 use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -191,6 +193,15 @@ impl Analyzer {
             board: mention::BoardWords::new(),
             spam: SpamSettings::parse(settings_toml).map_err(AnalyzerError::Settings)?,
         })
+    }
+
+    /// One analyser per process, built from the embedded data on first use and shared
+    /// after that (building takes a fraction of a second and tens of megabytes).
+    pub fn shared() -> Result<Arc<Analyzer>, AnalyzerError> {
+        static SHARED: OnceLock<Result<Arc<Analyzer>, AnalyzerError>> = OnceLock::new();
+        SHARED
+            .get_or_init(|| Analyzer::embedded().map(Arc::new))
+            .clone()
     }
 
     pub fn lexicon(&self) -> &Lexicon {

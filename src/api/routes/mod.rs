@@ -1,6 +1,7 @@
 //! Route table: one module per resource; `configure` mounts them all.
 
 pub mod admin_tokens;
+pub mod chat;
 pub mod health;
 pub mod whoami;
 
@@ -14,6 +15,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(
             web::scope("/api/v1")
                 .service(web::resource("/whoami").route(web::get().to(whoami::whoami)))
+                .service(web::resource("/chat/check").route(web::post().to(chat::check_line)))
                 .service(
                     web::resource("/admin/tokens")
                         .route(web::get().to(admin_tokens::list_tokens))

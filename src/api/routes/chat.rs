@@ -1,0 +1,331 @@
+//! `POST /api/v1/chat/check`: the live check of one chat line before a game server shows
+//! it, optionally judged against the game so far (PGN4).
+
+use actix_web::web;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::ToSchema;
+
+use crate::api::auth::ServerCaller;
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::json::ApiJson;
+use crate::api::state::AppState;
+use crate::chat::context::{analyze_line_in_context, BoardContext, PositionCheck};
+use crate::chat::{self, Action, Flag, LineAnalysis, LineContext, Severity, Tense};
+use crate::rules::replay::{self, Replay, ReplayError};
+
+/// Longest line accepted, in characters.
+pub const MAX_TEXT_CHARS: usize = 500;
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VariantName {
+    Teams,
+    Ffa,
+    Solo,
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChannelName {
+    Game,
+    Team,
+    Spectator,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatName {
+    Red,
+    Blue,
+    Yellow,
+    Green,
+}
+
+/// One line and what is known of its situation.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChatCheckRequest {
+    /// The line as typed (at most 500 characters).
+    #[schema(example = "red's queen is hanging")]
+    pub text: String,
+    /// The game's variant; default `ffa`, or the variant of `pgn4` when one is given.
+    pub variant: Option<VariantName>,
+    /// Default `game`.
+    pub channel: Option<ChannelName>,
+    /// Whether the game is still being played; default true (false when `pgn4` has ended).
+    pub in_progress: Option<bool>,
+    /// Diplomacy games allow negotiation; default false.
+    pub diplomacy: Option<bool>,
+    /// The sender's seat, if the sender plays in the game.
+    pub sender_seat: Option<SeatName>,
+    /// The game so far; the line's board mentions are checked against its last position.
+    pub pgn4: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionName {
+    Allow,
+    Warn,
+    Block,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeverityName {
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+/// Byte offsets into the submitted text.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SpanView {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Where a position check was made.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EvidenceView {
+    pub ply: u32,
+    pub fen4: String,
+    pub finding: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlagView {
+    /// `profanity`, `insult`, `slur_hate`, `sexual`, `threat_self_harm`, `harassment`,
+    /// `personal_info`, `flooding`, `repetition`, `gibberish`, `shouting`, `advertising`,
+    /// `begging`, `offering`, `move_suggestion`, `intention`, `collusion`, `resign_or_claim`.
+    #[schema(example = "move_suggestion")]
+    pub category: String,
+    pub severity: SeverityName,
+    pub span: SpanView,
+    /// The text the span covers.
+    pub matched: String,
+    /// The rule or lexicon entry that fired.
+    pub rule: String,
+    pub explanation: String,
+    /// Whether the reporting guide says this alone is worth a report.
+    pub report_worthy: bool,
+    pub evidence: Option<EvidenceView>,
+}
+
+/// What the rules engine found for the line's board mentions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PositionView {
+    pub ply: u32,
+    pub fen4: String,
+    pub move_legal_for_other: Option<bool>,
+    pub piece_hanging: Option<bool>,
+    pub seat_active: Option<bool>,
+    pub move_clearly_bad: Option<bool>,
+    pub findings: Vec<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChatCheckResponse {
+    /// What to do with the line: the strictest action any flag asks for.
+    pub action: ActionName,
+    pub flags: Vec<FlagView>,
+    /// How the line reads under the FFA chat rules, when they apply (`move_suggestion`,
+    /// `past_move_discussion`, `turn_reminder`, `neutral`, ...).
+    pub ffa: Option<String>,
+    /// `past` or `present`.
+    pub tense: String,
+    /// Present when a PGN4 was given and the line mentions the board.
+    pub position: Option<PositionView>,
+}
+
+/// Checks one chat line: offensive language, personal information, spam within the line
+/// and, in FFA games, the FFA chat rules; with `pgn4`, board mentions are checked against
+/// the last position.
+#[utoipa::path(post, path = "/api/v1/chat/check", tag = "chat",
+    security(("bearer" = [])),
+    request_body = ChatCheckRequest,
+    responses(
+        (status = 200, description = "Flags and the recommended action", body = ChatCheckResponse),
+        (status = 400, description = "Unreadable body", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not a game server", body = ErrorEnvelope),
+        (status = 422, description = "Text too long, or a PGN4 that does not replay", body = ErrorEnvelope),
+    ))]
+pub async fn check_line(
+    _server: ServerCaller,
+    state: web::Data<AppState>,
+    body: ApiJson<ChatCheckRequest>,
+) -> Result<web::Json<ChatCheckResponse>, ApiError> {
+    let request = body.into_inner();
+    let chars = request.text.chars().count();
+    if chars > MAX_TEXT_CHARS {
+        return Err(ApiError::unprocessable(
+            "text_too_long",
+            format!("The text has {chars} characters; at most {MAX_TEXT_CHARS} are accepted."),
+            json!({ "field": "text", "max_chars": MAX_TEXT_CHARS, "chars": chars }),
+        ));
+    }
+    let analyzer = state.chat.clone();
+    let response = if request.pgn4.is_some() {
+        // Replaying a long game takes a while: off the async workers.
+        web::block(move || check(&analyzer, request)).await??
+    } else {
+        check(&analyzer, request)?
+    };
+    Ok(web::Json(response))
+}
+
+fn check(
+    analyzer: &chat::Analyzer,
+    request: ChatCheckRequest,
+) -> Result<ChatCheckResponse, ApiError> {
+    let game = match request.pgn4.as_deref() {
+        Some(text) => Some(replay::replay(text).map_err(replay_error)?),
+        None => None,
+    };
+    let variant = match (request.variant, &game) {
+        (Some(v), _) => variant(v),
+        (None, Some(game)) => variant_of(game),
+        (None, None) => chat::Variant::Ffa,
+    };
+    let in_progress = request
+        .in_progress
+        .unwrap_or_else(|| game.as_ref().is_none_or(|g| g.game.end().is_none()));
+    let context = LineContext {
+        variant,
+        channel: match request.channel.unwrap_or(ChannelName::Game) {
+            ChannelName::Game => chat::Channel::Game,
+            ChannelName::Team => chat::Channel::Team,
+            ChannelName::Spectator => chat::Channel::Spectator,
+        },
+        in_progress,
+        diplomacy: request.diplomacy.unwrap_or(false),
+        position: None,
+    };
+    let board = game.as_ref().map(|game| {
+        let (position, ply) = chat::context::position_for(game, Some(u32::MAX));
+        BoardContext {
+            position,
+            ply,
+            sender: request.sender_seat.map(seat),
+        }
+    });
+    let (analysis, position) = analyze_line_in_context(analyzer, &context, board, &request.text);
+    Ok(view(&request.text, analysis, position))
+}
+
+fn variant(v: VariantName) -> chat::Variant {
+    match v {
+        VariantName::Teams => chat::Variant::Teams,
+        VariantName::Ffa => chat::Variant::Ffa,
+        VariantName::Solo => chat::Variant::Solo,
+        VariantName::Other => chat::Variant::Other,
+    }
+}
+
+fn variant_of(game: &Replay) -> chat::Variant {
+    if game.rules.moves.teams {
+        chat::Variant::Teams
+    } else {
+        match game.rules.name.as_str() {
+            "ffa" => chat::Variant::Ffa,
+            "solo" => chat::Variant::Solo,
+            _ => chat::Variant::Other,
+        }
+    }
+}
+
+fn seat(s: SeatName) -> chat::Seat {
+    match s {
+        SeatName::Red => chat::Seat::Red,
+        SeatName::Blue => chat::Seat::Blue,
+        SeatName::Yellow => chat::Seat::Yellow,
+        SeatName::Green => chat::Seat::Green,
+    }
+}
+
+fn replay_error(error: ReplayError) -> ApiError {
+    match error {
+        ReplayError::Parse(e) => ApiError::unprocessable(
+            "invalid_pgn4",
+            format!("The PGN4 could not be read: {e}."),
+            json!({ "field": "pgn4", "line": e.line, "column": e.column,
+                    "expected": e.expected, "found": e.found }),
+        ),
+        ReplayError::IllegalMove {
+            ply,
+            round,
+            seat,
+            text,
+            reason,
+            ..
+        } => ApiError::unprocessable(
+            "illegal_move",
+            format!("The PGN4 has an illegal move at ply {ply} (round {round}, {seat}): {text}: {reason}."),
+            json!({ "field": "pgn4", "ply": ply, "round": round, "move": text }),
+        ),
+        other => ApiError::unprocessable(
+            "invalid_pgn4",
+            format!("The PGN4 could not be replayed: {other}."),
+            json!({ "field": "pgn4" }),
+        ),
+    }
+}
+
+fn view(text: &str, analysis: LineAnalysis, position: Option<PositionCheck>) -> ChatCheckResponse {
+    ChatCheckResponse {
+        action: match analysis.action {
+            Action::Allow => ActionName::Allow,
+            Action::Warn => ActionName::Warn,
+            Action::Block => ActionName::Block,
+        },
+        flags: analysis
+            .flags
+            .into_iter()
+            .map(|f| flag_view(text, f))
+            .collect(),
+        ffa: analysis.ffa.map(|c| c.name().to_string()),
+        tense: match analysis.tense {
+            Tense::Past => "past",
+            Tense::Present => "present",
+        }
+        .to_string(),
+        position: position.map(|check| PositionView {
+            ply: check.verdict.ply,
+            fen4: check.verdict.fen4,
+            move_legal_for_other: check.verdict.move_legal_for_other,
+            piece_hanging: check.verdict.piece_hanging,
+            seat_active: check.verdict.seat_active,
+            move_clearly_bad: check.verdict.move_clearly_bad,
+            findings: check.findings,
+        }),
+    }
+}
+
+fn flag_view(text: &str, flag: Flag) -> FlagView {
+    FlagView {
+        category: flag.category.name().to_string(),
+        severity: match flag.severity {
+            Severity::Low => SeverityName::Low,
+            Severity::Medium => SeverityName::Medium,
+            Severity::High => SeverityName::High,
+            Severity::Critical => SeverityName::Critical,
+        },
+        matched: flag.span.slice(text).to_string(),
+        span: SpanView {
+            start: flag.span.start,
+            end: flag.span.end,
+        },
+        rule: flag.rule,
+        explanation: flag.explanation,
+        report_worthy: flag.report_worthy,
+        evidence: flag.evidence.map(|e| EvidenceView {
+            ply: e.ply,
+            fen4: e.fen4,
+            finding: e.finding,
+        }),
+    }
+}
