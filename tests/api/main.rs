@@ -2,6 +2,7 @@
 //! own database (see `support`).
 
 mod admin_tokens;
+mod chat_check;
 mod config_startup;
 mod errors;
 mod live;

@@ -50,6 +50,10 @@ const fn row(
     }
 }
 
+fn chat_check_body() -> Value {
+    json!({ "text": "good game" })
+}
+
 fn new_token_body() -> Value {
     json!({ "name": "matrix-made", "role": "server" })
 }
@@ -57,6 +61,7 @@ fn new_token_body() -> Value {
 const PUBLIC: [u16; 7] = [200, 200, 200, 200, 200, 200, 200];
 const ANY_AUTHENTICATED: [u16; 7] = [401, 401, 401, 401, 200, 200, 200];
 const ADMIN_ONLY: [u16; 7] = [401, 401, 401, 401, 403, 200, 403];
+const SERVER_ONLY: [u16; 7] = [401, 401, 401, 401, 200, 403, 403];
 
 #[rustfmt::skip]
 fn table() -> Vec<Row> {
@@ -72,6 +77,7 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/admin/tokens",                None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/admin/tokens",                Some(new_token_body), [401, 401, 401, 401, 403, 201, 403]),
         row("DELETE", "/api/v1/admin/tokens/{token_id}",     None,                 [401, 401, 401, 401, 403, 204, 403]),
+        row("POST",   "/api/v1/chat/check",                  Some(chat_check_body), SERVER_ONLY),
     ]
 }
 

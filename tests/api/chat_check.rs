@@ -1,0 +1,192 @@
+//! `POST /api/v1/chat/check`: the live check of one line.
+
+use arbiter::api::auth::tokens::TokenRole;
+use serde_json::{json, Value};
+
+use crate::support::TestApp;
+
+const PATH: &str = "/api/v1/chat/check";
+
+/// The first 60 plies (15 rounds) of a real FFA game, as a game still running: Blue's
+/// bishop on f4 can take Red's undefended pawn on h2.
+fn pgn4_at_ply_60() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+    );
+    let text = std::fs::read_to_string(path).expect("game record");
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with("16. ") {
+            break;
+        }
+        // A game still being played has no result yet.
+        if line.starts_with("[Result") || line.starts_with("[Termination") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+async fn check(app: &TestApp, token: &str, body: Value) -> Value {
+    let response = app.post_json(PATH, Some(token), &body).await;
+    assert_eq!(response.status, 200, "{}", response.text());
+    response.json()
+}
+
+fn categories(body: &Value) -> Vec<String> {
+    body["flags"]
+        .as_array()
+        .map(|flags| {
+            flags
+                .iter()
+                .filter_map(|f| f["category"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn flag<'a>(body: &'a Value, category: &str) -> Option<&'a Value> {
+    body["flags"]
+        .as_array()?
+        .iter()
+        .find(|f| f["category"] == category)
+}
+
+#[actix_web::test]
+async fn clean_and_offensive_lines() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+
+    let body = check(&app, &server, json!({ "text": "good game everyone" })).await;
+    assert_eq!(body["action"], "allow", "{body}");
+    assert!(categories(&body).is_empty(), "{body}");
+
+    let text = "shut up you f*cking idiot";
+    let body = check(&app, &server, json!({ "text": text })).await;
+    assert_ne!(body["action"], "allow", "{body}");
+    let flags = body["flags"].as_array().expect("flags");
+    assert!(!flags.is_empty(), "{body}");
+    for f in flags {
+        let (start, end) = (
+            f["span"]["start"].as_u64().unwrap_or(0) as usize,
+            f["span"]["end"].as_u64().unwrap_or(0) as usize,
+        );
+        assert_eq!(text.get(start..end), f["matched"].as_str(), "{f}");
+        assert!(f["rule"].as_str().is_some_and(|r| !r.is_empty()));
+        assert!(f["explanation"].as_str().is_some_and(|r| !r.is_empty()));
+    }
+}
+
+#[actix_web::test]
+async fn ffa_suggestion_with_and_without_the_game() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    let text = "blue, Bxh2 now";
+
+    // Without the game: a suggestion by its wording, no position evidence.
+    let body = check(&app, &server, json!({ "text": text })).await;
+    let suggestion = flag(&body, "move_suggestion").unwrap_or_else(|| panic!("{body}"));
+    assert!(suggestion["evidence"].is_null(), "{body}");
+    assert!(body["position"].is_null());
+
+    // With the game: the move is legal for Blue, so the flag carries the position.
+    let pgn4 = pgn4_at_ply_60();
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": text, "pgn4": pgn4, "sender_seat": "yellow" }),
+    )
+    .await;
+    let suggestion = flag(&body, "move_suggestion").unwrap_or_else(|| panic!("{body}"));
+    assert_eq!(suggestion["report_worthy"], true, "{body}");
+    assert_eq!(suggestion["evidence"]["ply"], 60, "{body}");
+    assert!(suggestion["evidence"]["fen4"]
+        .as_str()
+        .is_some_and(|f| f.starts_with("R-")));
+    assert_eq!(body["position"]["move_legal_for_other"], true, "{body}");
+    assert_eq!(body["action"], "block", "{body}");
+
+    // A move nobody else can play is not escalated.
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "green play Qh7", "pgn4": pgn4, "sender_seat": "red" }),
+    )
+    .await;
+    assert_eq!(body["position"]["move_legal_for_other"], false, "{body}");
+    assert_eq!(body["action"], "allow", "{body}");
+    if let Some(suggestion) = flag(&body, "move_suggestion") {
+        assert_eq!(suggestion["report_worthy"], false, "{body}");
+    }
+}
+
+#[actix_web::test]
+async fn teams_team_channel_is_exempt() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    let text = "take his queen, it is hanging";
+    let body = check(&app, &server, json!({ "text": text })).await;
+    assert!(flag(&body, "move_suggestion").is_some(), "{body}");
+
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": text, "variant": "teams", "channel": "team" }),
+    )
+    .await;
+    assert!(categories(&body).is_empty(), "{body}");
+    assert_eq!(body["action"], "allow");
+    assert!(body["ffa"].is_null());
+}
+
+#[actix_web::test]
+async fn oversized_text_and_bad_input() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+
+    let long = "a".repeat(501);
+    let response = app
+        .post_json(PATH, Some(&server), &json!({ "text": long }))
+        .await;
+    let error = response.assert_error(422, "text_too_long");
+    assert_eq!(error["details"]["max_chars"], 500);
+    // 500 characters of several bytes each are fine.
+    let wide = "é".repeat(500);
+    check(&app, &server, json!({ "text": wide })).await;
+
+    let response = app
+        .post_json(PATH, Some(&server), &json!({ "text": "hi", "game_id": 7 }))
+        .await;
+    response.assert_error(400, "invalid_json");
+    let response = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "hi", "variant": "chess" }),
+        )
+        .await;
+    response.assert_error(400, "invalid_json");
+}
+
+#[actix_web::test]
+async fn broken_pgn4_is_422_with_its_place() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    let pgn4 = "[Variant \"FFA\"]\n\n1. h2-h3 .. b7-c7 .. %%% .. m7-l7\n";
+    let response = app
+        .post_json(PATH, Some(&server), &json!({ "text": "Qe7", "pgn4": pgn4 }))
+        .await;
+    let error = response.assert_error(422, "invalid_pgn4");
+    assert_eq!(error["details"]["line"], 3, "{error}");
+    assert!(error["details"]["column"].as_u64().is_some_and(|c| c > 1));
+
+    let pgn4 = "[Variant \"FFA\"]\n\n1. h2-h5 .. b7-c7\n";
+    let response = app
+        .post_json(PATH, Some(&server), &json!({ "text": "Qe7", "pgn4": pgn4 }))
+        .await;
+    let error = response.assert_error(422, "illegal_move");
+    assert_eq!(error["details"]["ply"], 0, "{error}");
+}
