@@ -38,6 +38,16 @@ pub enum Command {
     Token(TokenCommand),
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Score the chat analyser on labelled files (CONDA CSV, FFA probe TSV or
+    /// `label<TAB>text`): precision, recall and F1 per category.
+    ChatEval(ChatEvalArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ChatEvalArgs {
+    /// Labelled files; the format is recognised from the first line.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -63,6 +73,10 @@ pub enum TokenCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // Needs no configuration or database.
+    if let Command::ChatEval(args) = &cli.command {
+        return chat_eval(args);
+    }
     let settings = Settings::load(cli.config.as_deref())?;
     match cli.command {
         Command::Serve => serve(settings),
@@ -72,7 +86,32 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             print!("{}", settings.to_redacted_toml());
             Ok(())
         }
+        Command::ChatEval(args) => chat_eval(&args),
     }
+}
+
+fn chat_eval(args: &ChatEvalArgs) -> anyhow::Result<()> {
+    use crate::chat::{eval, Analyzer, LineContext};
+    let analyzer = Analyzer::embedded().context("building the chat analyser")?;
+    // Read and recognise every file first: a bad one fails the run before any scoring.
+    let mut sets = Vec::with_capacity(args.files.len());
+    for path in &args.files {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let rows =
+            eval::parse_any(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        if rows.is_empty() {
+            bail!("{}: no labelled lines", path.display());
+        }
+        sets.push((path, rows));
+    }
+    // FFA rules in force: the probes are lines of FFA games in progress.
+    let context = LineContext::ffa_in_progress();
+    for (path, rows) in sets {
+        println!("== {}", path.display());
+        print!("{}", eval::evaluate(&analyzer, &context, &rows));
+    }
+    Ok(())
 }
 
 fn serve(settings: Settings) -> anyhow::Result<()> {
