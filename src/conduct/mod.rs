@@ -13,6 +13,9 @@
 pub mod facts;
 pub mod outcome;
 pub mod policy;
+pub mod record;
+pub mod signal;
+pub mod view;
 
 pub use facts::{GameEvent, GameEventKind, GameFacts, SeatColor, SeatFacts, TimeControl};
 pub use outcome::{
@@ -22,4 +25,10 @@ pub use policy::{
     AbandonmentRule, AbortPolicy, AbortPreset, ConductPolicy, ConductPolicyError, HabitRule,
     LostPositionQuittingRule, QualifierPolicy, RecordPolicy, SandbaggingRule, SignalPolicies,
     DEFAULT_CONDUCT_TOML,
+};
+pub use record::{day_of, Applied, DayBucket, OutcomeCounts, OutcomeRates, PlayerRecord};
+pub use signal::{signals, Signal, SignalKind};
+pub use view::{
+    admin_view, player_summary, server_view, AdminConductView, ConductNotice, PlayerConductSummary,
+    ServerConductView, WindowSummary,
 };
