@@ -37,7 +37,7 @@ fn outcome(g: &mut Gen, game: i64) -> SeatOutcome {
         moves_made: 10,
         early: false,
         in_check: false,
-        lost_position: g.next() % 3 == 0,
+        lost_position: g.next().is_multiple_of(3),
         partner_still_playing: None,
         assessment: PositionAssessment::Points {
             points: [10, 20, 30, 40],

@@ -107,7 +107,6 @@ fn an_honest_player_whose_disconnects_mostly_reconnect_is_not_flagged() {
     let record = record_of(&outcomes);
     assert!(!kinds(&record).contains(&SignalKind::Abandonment));
     // The same forfeits without the reconnects would be a habit.
-    let mut outcomes = outcomes;
     for o in outcomes.iter_mut() {
         o.reconnects = 0;
     }

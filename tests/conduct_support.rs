@@ -110,7 +110,7 @@ pub fn departure(kind: DepartureKind, moves: u32, lost: bool) -> Departure {
 pub struct Gen(pub u64);
 
 impl Gen {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x << 13;
         x ^= x >> 7;
@@ -119,7 +119,7 @@ impl Gen {
         x
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.next_u64() % n.max(1)
     }
     pub fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent

@@ -59,7 +59,7 @@ impl TimeControl {
         let text = text.trim();
         let (base, extra) = text.split_once('+').unwrap_or((text, "0"));
         let minutes: f64 = base.trim().parse().ok()?;
-        if !(minutes.is_finite() && minutes >= 0.0 && minutes <= 10_000.0) {
+        if !(0.0..=10_000.0).contains(&minutes) {
             return None;
         }
         let extra = extra.trim();

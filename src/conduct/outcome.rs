@@ -279,7 +279,7 @@ pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [
         .copied();
     let abort_ply = aborted_by.map(|d| d.ply);
 
-    let seats = SeatColor::ALL.map(|seat| {
+    SeatColor::ALL.map(|seat| {
         let s = seat.index();
         let facts_of_seat = &facts.seats[s];
         // Departures after an abort never happened as far as the game is concerned.
@@ -314,8 +314,7 @@ pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [
             reconnects: connection[s].reconnects,
             rating_change,
         }
-    });
-    seats
+    })
 }
 
 fn is_points_game(replay: &Replay, facts: &GameFacts) -> bool {

@@ -215,7 +215,7 @@ impl ConductPolicy {
                 ));
             }
         }
-        if !(s.abandonment.reconnect_weight >= 0.0) {
+        if s.abandonment.reconnect_weight.is_nan() || s.abandonment.reconnect_weight < 0.0 {
             out.push("signals.abandonment.reconnect_weight must be >= 0".to_string());
         }
         if !(s.abandonment.min_forfeit_share > 0.0 && s.abandonment.min_forfeit_share <= 1.0) {
