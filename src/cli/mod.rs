@@ -2,6 +2,7 @@
 //! function below; add new ones (replay, perft, import, ...) the same way.
 
 pub mod logging;
+mod rules;
 
 use std::path::PathBuf;
 
@@ -38,6 +39,11 @@ pub enum Command {
     Token(TokenCommand),
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Replay PGN4 games and compare the computed result with the tags (non-zero exit on any
+    /// mismatch or illegal move).
+    Replay(rules::ReplayArgs),
+    /// Count move-tree leaves from a position (move generator check and speed).
+    Perft(rules::PerftArgs),
 }
 
 #[derive(Debug, Args)]
@@ -63,6 +69,12 @@ pub enum TokenCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // The rules tools need neither configuration nor a database.
+    match &cli.command {
+        Command::Replay(args) => return rules::replay_files(args),
+        Command::Perft(args) => return rules::run_perft(args),
+        _ => {}
+    }
     let settings = Settings::load(cli.config.as_deref())?;
     match cli.command {
         Command::Serve => serve(settings),
@@ -72,6 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             print!("{}", settings.to_redacted_toml());
             Ok(())
         }
+        Command::Replay(_) | Command::Perft(_) => unreachable!("handled above"),
     }
 }
 
