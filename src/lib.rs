@@ -3,6 +3,7 @@
 pub mod api;
 pub mod chat;
 pub mod cli;
+pub mod conduct;
 pub mod config;
 pub mod moderation;
 pub mod rules;

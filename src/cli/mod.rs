@@ -2,6 +2,7 @@
 //! function below; add new ones (replay, perft, import, ...) the same way.
 
 pub mod logging;
+mod rules;
 
 use std::path::PathBuf;
 
@@ -38,6 +39,11 @@ pub enum Command {
     Token(TokenCommand),
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Replay PGN4 games and compare the computed result with the tags (non-zero exit on any
+    /// mismatch or illegal move).
+    Replay(rules::ReplayArgs),
+    /// Count move-tree leaves from a position (move generator check and speed).
+    Perft(rules::PerftArgs),
     /// Score the chat analyser on labelled files (CONDA CSV, FFA probe TSV or
     /// `label<TAB>text`): precision, recall and F1 per category.
     ChatEval(ChatEvalArgs),
@@ -73,9 +79,12 @@ pub enum TokenCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    // Needs no configuration or database.
-    if let Command::ChatEval(args) = &cli.command {
-        return chat_eval(args);
+    // The rules and chat tools need neither configuration nor a database.
+    match &cli.command {
+        Command::Replay(args) => return rules::replay_files(args),
+        Command::Perft(args) => return rules::run_perft(args),
+        Command::ChatEval(args) => return chat_eval(args),
+        _ => {}
     }
     let settings = Settings::load(cli.config.as_deref())?;
     match cli.command {
@@ -86,7 +95,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             print!("{}", settings.to_redacted_toml());
             Ok(())
         }
-        Command::ChatEval(args) => chat_eval(&args),
+        Command::Replay(_) | Command::Perft(_) | Command::ChatEval(_) => {
+            unreachable!("handled above")
+        }
     }
 }
 
