@@ -193,7 +193,7 @@ mod tests {
         let r = game(
             "FFA",
             STANDARD,
-            "1. h2-h3 .. b8-c8 .. g13-g12 .. m7-l7 2. T",
+            "1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10 2. T",
         );
         for preset in [AbortPreset::Seed001, AbortPreset::Seed000] {
             let abort = run(&r, STANDARD, preset).expect("aborted");
@@ -206,11 +206,12 @@ mod tests {
 
     #[test]
     fn resigning_in_check_is_not_an_abort() {
-        // Red's queen checks Green's king (m7 pawn gone); Green resigns in check.
+        // Green's m7 pawn steps aside, then h2-h3 opens the g1 queen's diagonal onto Green's
+        // king: Green resigns in check, nobody has points.
         let r = game(
             "FFA",
             STANDARD,
-            "1. h2-h3 .. b8-c8 .. g13-g12 .. m7-l7 2. Qg1-m7+ .. c8-d8 .. h13-h12 .. R",
+            "1. j2-j3 .. b4-c4 .. e13-e12 .. m7-l7 2. h2-h3+ .. b5-c5 .. d13-d12 .. R",
         );
         let last = r.eliminations().first().expect("an elimination");
         assert_eq!(last.seat, Seat::Green);
@@ -225,8 +226,8 @@ mod tests {
         let r = game(
             "FFA",
             STANDARD,
-            "1. h2-h4 .. b8-c8 .. g13-g12 .. m7-l7 2. h4-h5 .. c8-d8 .. g12-g11 .. l7-k7 \
-             3. Qg1-j4 .. b7-c7 .. g11-g10 .. k7-j7 4. Qj4xj7 .. R",
+            "1. h2-h4 .. b4-c4 .. e13-e12 .. m10-l10 2. h4-h5 .. b5-c5 .. d13-d12 .. l10-k10 \
+             3. Qg1-j4 .. b10-c10 .. k13-k12 .. k10-j10 4. Qj4xj10 .. R",
         );
         let first = r.eliminations().first().expect("an elimination");
         assert_eq!(first.seat, Seat::Blue);
@@ -242,8 +243,8 @@ mod tests {
         let r = game(
             "FFA",
             STANDARD,
-            "1. h2-h3 .. b8-c8 .. g13-g12 .. m7-l7 2. i2-i3 .. b9-c9 .. f13-f12 .. m8-l8 \
-             3. j2-j3 .. b10-c10 .. e13-e12 .. m9-l9 4. R",
+            "1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10 2. i2-i3 .. b5-c5 .. d13-d12 .. m9-l9 \
+             3. j2-j3 .. b10-c10 .. k13-k12 .. m11-l11 4. R",
         );
         assert_eq!(
             run(&r, STANDARD, AbortPreset::Seed000).map(|a| a.seat),
@@ -254,7 +255,7 @@ mod tests {
         let r = game(
             "FFA",
             STANDARD,
-            "1. h2-h3 .. b8-c8 .. g13-g12 .. m7-l7 2. i2-i3 .. b9-c9 .. f13-f12 .. m8-l8 \
+            "1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10 2. i2-i3 .. b5-c5 .. d13-d12 .. m9-l9 \
              3. j2-j3 .. R",
         );
         assert_eq!(
@@ -269,7 +270,7 @@ mod tests {
 
     #[test]
     fn bullet_custom_start_and_teams_abort_on_the_first_move_only() {
-        let second = "1. h2-h3 .. b8-c8 .. g13-g12 .. m7-l7 2. R";
+        let second = "1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10 2. R";
         let first = "1. R";
         // Bullet without increment.
         let r = game("FFA", "1+0", second);
@@ -313,7 +314,7 @@ mod tests {
 
     #[test]
     fn games_without_an_early_leave_are_not_aborted() {
-        let r = game("FFA", STANDARD, "1. h2-h3 .. b8-c8 .. g13-g12 .. m7-l7");
+        let r = game("FFA", STANDARD, "1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10");
         assert_eq!(run(&r, STANDARD, AbortPreset::Seed001), None);
     }
 }

@@ -800,8 +800,8 @@ mod tests {
     const GAME: &str = "[GameNr \"104000001\"]\n[TimeControl \"1+15D\"]\n[Variant \"FFA\"]\n\
         [RuleVariants \"EnPassant\"]\n[StartFen4 \"4PC\"]\n[Red \"r\"]\n[RedElo \"2000\"]\n\
         [Blue \"b\"]\n[Yellow \"y\"]\n[Green \"g\"]\n\n\
-        1. h2-h4 .. b8-c8 .. g13-g12 .. m7-l7 2. h4-h5 .. c8-d8 .. g12-g11 .. l7-k7 \
-        3. Qg1-j4 .. b7-c7 .. g11-g10 .. k7-j7 4. Qj4xj7 .. c7-d7 .. T\n";
+        1. h2-h4 .. b4-c4 .. e13-e12 .. m10-l10 2. h4-h5 .. b5-c5 .. d13-d12 .. l10-k10 \
+        3. Qg1-j4 .. b10-c10 .. k13-k12 .. k10-j10 4. Qj4xj10 .. c4-d4 .. T\n";
 
     #[test]
     fn bare_pgn4_takes_seats_from_tags_and_derives_facts() {

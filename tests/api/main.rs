@@ -4,6 +4,7 @@
 mod admin_tokens;
 mod config_startup;
 mod errors;
+mod games;
 mod live;
 mod migrations;
 mod openapi;
