@@ -28,6 +28,29 @@ fn main() -> anyhow::Result<()> {
     let mut conn = pool.get()?;
     migrations::run_pending(&mut conn).map_err(|e| anyhow::anyhow!("{e}"))?;
 
+    // Replay alone, on all cores, for comparison with the whole import.
+    let sample = n.min(10_000);
+    let texts: Vec<String> = (0..sample).map(|i| common::replicated(&games, i).1).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let replay_started = Instant::now();
+    std::thread::scope(|scope| {
+        for part in texts.chunks(sample.div_ceil(threads)) {
+            scope.spawn(move || {
+                for text in part {
+                    let _ = arbiter::archive::prepare(
+                        arbiter::archive::Submission::from_pgn4(text.clone()),
+                        AbortPreset::Seed001,
+                    );
+                }
+            });
+        }
+    });
+    println!(
+        "replay + derive only: {:.0} games/s on {threads} threads",
+        sample as f64 / replay_started.elapsed().as_secs_f64()
+    );
+    drop(texts);
+
     let sources = (0..n).map(|i| {
         let (number, text) = common::replicated(&games, i);
         (format!("game {number}"), Ok(text))

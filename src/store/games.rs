@@ -215,11 +215,30 @@ pub fn insert_batch(
     now: NaiveDateTime,
 ) -> QueryResult<Vec<StoreOutcome>> {
     conn.transaction(|conn| {
+        // One look-up for the whole batch, then the batch's own repeats as they are written.
+        let mut known: std::collections::HashMap<String, (i64, String)> = Default::default();
+        let numbers: Vec<&str> = batch.iter().map(|g| g.game.site_game_id.as_str()).collect();
+        for chunk in numbers.chunks(500) {
+            let rows: Vec<(i64, String, String)> = games::table
+                .filter(games::site_game_id.eq_any(chunk))
+                .select((games::id, games::site_game_id, games::content_hash))
+                .load(conn)?;
+            for (id, site, hash) in rows {
+                known.insert(site, (id, hash));
+            }
+        }
         let mut out = Vec::with_capacity(batch.len());
         for game in batch {
-            let outcome = match find_by_site_id(conn, &game.game.site_game_id)? {
-                Some(existing) => judge(existing, &game.game.content_hash),
-                None => StoreOutcome::Created(insert_rows(conn, game, now)?),
+            let outcome = match known.get(&game.game.site_game_id) {
+                Some(existing) => judge(existing.clone(), &game.game.content_hash),
+                None => {
+                    let id = insert_rows(conn, game, now)?;
+                    known.insert(
+                        game.game.site_game_id.clone(),
+                        (id, game.game.content_hash.clone()),
+                    );
+                    StoreOutcome::Created(id)
+                }
             };
             out.push(outcome);
         }

@@ -441,3 +441,42 @@ async fn concurrent_duplicates_store_one_game() {
     assert!(ids.iter().all(|id| *id == ids[0]));
     assert_eq!(counts(&app)[0], 1);
 }
+
+#[actix_web::test]
+async fn bulk_import_is_safe_to_rerun_and_names_rejected_files() {
+    use arbiter::archive::AbortPreset;
+    use arbiter::cli::import::{collect_files, import_sources};
+
+    let app = TestApp::spawn().await;
+    let paths = vec![
+        Path::new(DATA).join("teams"),
+        Path::new(DATA).join("quirks/cc_game_0133.pgn4"),
+    ];
+    let files = collect_files(&paths).expect("files");
+    let sources = || {
+        files.iter().map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(p).map_err(|e| e.to_string()),
+            )
+        })
+    };
+    let mut conn = app.state.pool.get().expect("connection");
+    let first =
+        import_sources(&mut conn, sources(), AbortPreset::Seed001, 2, 2, |_| {}).expect("import");
+    assert!(first.imported >= 3, "{first:?}");
+    assert!(
+        first
+            .rejected
+            .iter()
+            .any(|(file, reason)| file.ends_with("cc_game_0133.pgn4") && reason.contains("Qg2-h3")),
+        "{first:?}"
+    );
+    let stored = count_rows(&mut conn).expect("counts");
+    let second = import_sources(&mut conn, sources(), AbortPreset::Seed001, 1000, 1, |_| {})
+        .expect("import again");
+    assert_eq!(second.imported, 0);
+    assert_eq!(second.duplicates, first.imported);
+    assert_eq!(second.rejected.len(), first.rejected.len());
+    assert_eq!(count_rows(&mut conn).expect("counts"), stored);
+}
