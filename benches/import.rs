@@ -30,7 +30,9 @@ fn main() -> anyhow::Result<()> {
 
     // Replay alone, on all cores, for comparison with the whole import.
     let sample = n.min(10_000);
-    let texts: Vec<String> = (0..sample).map(|i| common::replicated(&games, i).1).collect();
+    let texts: Vec<String> = (0..sample)
+        .map(|i| common::replicated(&games, i).1)
+        .collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let replay_started = Instant::now();
     std::thread::scope(|scope| {

@@ -24,6 +24,11 @@ macro_rules! insert_all {
     };
 }
 
+diesel::define_sql_function! {
+    /// SQLite: the rowid of this connection's last insert.
+    fn last_insert_rowid() -> diesel::sql_types::BigInt;
+}
+
 /// What storing a game did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StoreOutcome {
@@ -187,11 +192,9 @@ pub fn insert(
 ) -> QueryResult<StoreOutcome> {
     let site = game.game.site_game_id.as_str();
     let hash = game.game.content_hash.as_str();
-    if let Some(existing) = find_by_site_id(conn, site)? {
-        return Ok(judge(existing, hash));
-    }
-    // The transaction writes first, so a SQLite writer waits for the lock (busy timeout)
-    // instead of failing to upgrade a read.
+    // Straight to the insert: the unique game number decides, and a duplicate (sequential or
+    // concurrent) re-reads the stored game. The transaction writes first, so a SQLite writer
+    // waits for the lock (busy timeout) instead of failing to upgrade a read.
     match conn.transaction(|conn| insert_rows(conn, game, now)) {
         Ok(id) => Ok(StoreOutcome::Created(id)),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info)) => {
