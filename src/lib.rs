@@ -4,6 +4,7 @@ pub mod api;
 pub mod archive;
 pub mod chat;
 pub mod cli;
+pub mod conduct;
 pub mod config;
 pub mod moderation;
 pub mod rules;

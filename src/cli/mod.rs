@@ -3,6 +3,7 @@
 
 pub mod import;
 pub mod logging;
+mod rules;
 
 use std::path::PathBuf;
 
@@ -41,6 +42,11 @@ pub enum Command {
     Config,
     /// Import PGN4 files (or directories of them, recursively) into the game archive.
     Import(import::ImportArgs),
+    /// Replay PGN4 games and compare the computed result with the tags (non-zero exit on any
+    /// mismatch or illegal move).
+    Replay(rules::ReplayArgs),
+    /// Count move-tree leaves from a position (move generator check and speed).
+    Perft(rules::PerftArgs),
 }
 
 #[derive(Debug, Args)]
@@ -66,6 +72,12 @@ pub enum TokenCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // The rules tools need neither configuration nor a database.
+    match &cli.command {
+        Command::Replay(args) => return rules::replay_files(args),
+        Command::Perft(args) => return rules::run_perft(args),
+        _ => {}
+    }
     let settings = Settings::load(cli.config.as_deref())?;
     match cli.command {
         Command::Serve => serve(settings),
@@ -76,6 +88,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             print!("{}", settings.to_redacted_toml());
             Ok(())
         }
+        Command::Replay(_) | Command::Perft(_) => unreachable!("handled above"),
     }
 }
 

@@ -133,14 +133,12 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "slow in debug builds: run with --release -- --ignored"]
     fn depth_six_wide_en_passant_window() {
         let mut pos = start("teams EnPassant");
         assert_eq!(perft(&mut pos, 6), 77_430_383);
     }
 
     #[test]
-    #[ignore = "slow in debug builds: run with --release -- --ignored"]
     fn depth_six_narrow_en_passant_window() {
         let mut pos = start("teams EnPassant=next");
         assert_eq!(perft(&mut pos, 6), 77_394_666);

@@ -1,0 +1,166 @@
+//! What the service knows about a finished game besides its moves: variant, clock, seats and
+//! their ratings, and the timeline of connection and departure events.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::moderation::{GameNumber, PlayerId, Variant};
+use crate::rules::geometry::Seat;
+
+/// A seat by colour (serialisable twin of the rules core's [`Seat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatColor {
+    Red,
+    Blue,
+    Yellow,
+    Green,
+}
+
+impl SeatColor {
+    pub const ALL: [SeatColor; 4] = [
+        SeatColor::Red,
+        SeatColor::Blue,
+        SeatColor::Yellow,
+        SeatColor::Green,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn seat(self) -> Seat {
+        Seat::from_index(self.index())
+    }
+
+    pub fn from_seat(seat: Seat) -> SeatColor {
+        SeatColor::ALL[seat.index() & 3]
+    }
+
+    /// The seat across the board (the Teams partner).
+    pub fn partner(self) -> SeatColor {
+        SeatColor::ALL[(self.index() + 2) & 3]
+    }
+}
+
+/// A time control: base time and per-move extra time (increment or delay).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeControl {
+    pub base_seconds: u32,
+    pub increment_seconds: u32,
+    /// The extra time is a delay (`1+15D`) rather than an increment.
+    pub delay: bool,
+}
+
+impl TimeControl {
+    /// Reads the PGN4 `TimeControl` tag: minutes `+` seconds, optional `D` for delay
+    /// (`1+15D`, `1+7`, `10+0`, `0.5+0`). `None` when the text is not of that shape.
+    pub fn parse(text: &str) -> Option<TimeControl> {
+        let text = text.trim();
+        let (base, extra) = text.split_once('+').unwrap_or((text, "0"));
+        let minutes: f64 = base.trim().parse().ok()?;
+        if !(0.0..=10_000.0).contains(&minutes) {
+            return None;
+        }
+        let extra = extra.trim();
+        let (extra, delay) = match extra.strip_suffix(['D', 'd']) {
+            Some(e) => (e, true),
+            None => (extra, false),
+        };
+        let increment_seconds: u32 = extra.trim().parse().ok()?;
+        Some(TimeControl {
+            base_seconds: (minutes * 60.0).round() as u32,
+            increment_seconds,
+            delay,
+        })
+    }
+}
+
+/// One seat of a game: who sat there and the rating before and after (when rated).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatFacts {
+    pub player: PlayerId,
+    pub rating_before: Option<i32>,
+    pub rating_after: Option<i32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEventKind {
+    /// The seat's connection dropped (seed 000: 60 s to reconnect).
+    Disconnect,
+    /// The seat came back.
+    Reconnect,
+    /// The server forfeited the seat on time after a disconnect.
+    Forfeit,
+    Resign,
+    Timeout,
+    /// The seat claimed the win (or the server auto-claimed it for the seat).
+    ClaimWin,
+}
+
+/// One event of a game. `ply` is the number of plies played when it happened (the position
+/// before ply `ply` of the replay timeline is the position at the event).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEvent {
+    pub kind: GameEventKind,
+    pub seat: SeatColor,
+    pub ply: usize,
+    pub at: DateTime<Utc>,
+}
+
+/// Everything about a game the outcome needs besides the replayed moves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameFacts {
+    pub game: GameNumber,
+    pub variant: Variant,
+    /// `None` when unknown: the bullet rule then does not apply.
+    pub time_control: Option<TimeControl>,
+    /// The game started from a custom position (not `4PC` / `4PCo`).
+    pub custom_start: bool,
+    /// Red, Blue, Yellow, Green.
+    pub seats: [SeatFacts; 4],
+    pub events: Vec<GameEvent>,
+    pub ended_at: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_read() {
+        assert_eq!(
+            TimeControl::parse("1+15D"),
+            Some(TimeControl {
+                base_seconds: 60,
+                increment_seconds: 15,
+                delay: true
+            })
+        );
+        assert_eq!(
+            TimeControl::parse("10+0"),
+            Some(TimeControl {
+                base_seconds: 600,
+                increment_seconds: 0,
+                delay: false
+            })
+        );
+        assert_eq!(
+            TimeControl::parse("0.5+0").map(|t| t.base_seconds),
+            Some(30)
+        );
+        assert_eq!(TimeControl::parse("abc"), None);
+        assert_eq!(TimeControl::parse("1+x"), None);
+        assert_eq!(TimeControl::parse("-1+0"), None);
+    }
+
+    #[test]
+    fn seats_map_both_ways() {
+        for c in SeatColor::ALL {
+            assert_eq!(SeatColor::from_seat(c.seat()), c);
+        }
+        assert_eq!(SeatColor::Red.partner(), SeatColor::Yellow);
+        assert_eq!(SeatColor::Green.partner(), SeatColor::Blue);
+    }
+}

@@ -1,0 +1,34 @@
+//! Conduct: PURE functions over plain data (no I/O, no clock; "now" is always an argument).
+//!
+//! - [`outcomes`]: what became of each seat of a replayed game (completed, aborted, resigned,
+//!   timed out, forfeited after a disconnect, claimed win) with qualifiers (early, in check,
+//!   lost position, partner still playing, rating change);
+//! - [`PlayerRecord`]: a bounded per-player record updated incrementally, equal to a rebuild;
+//! - [`signals`]: habits, never single games (seed 000, "Abandoning games / Sandbagging": "admins
+//!   will NOT take action against players based on just a single game");
+//! - views for the admin, the player and a game server.
+//!
+//! Thresholds come from [`ConductPolicy`] (`config/conduct.toml`).
+
+pub mod facts;
+pub mod outcome;
+pub mod policy;
+pub mod record;
+pub mod signal;
+pub mod view;
+
+pub use facts::{GameEvent, GameEventKind, GameFacts, SeatColor, SeatFacts, TimeControl};
+pub use outcome::{
+    outcomes, Departure, DepartureKind, OutcomeKind, PositionAssessment, SeatOutcome,
+};
+pub use policy::{
+    AbandonmentRule, AbortPolicy, AbortPreset, ConductPolicy, ConductPolicyError, HabitRule,
+    LostPositionQuittingRule, QualifierPolicy, RecordPolicy, SandbaggingRule, SignalPolicies,
+    DEFAULT_CONDUCT_TOML,
+};
+pub use record::{day_of, Applied, DayBucket, OutcomeCounts, OutcomeRates, PlayerRecord};
+pub use signal::{signals, Signal, SignalKind};
+pub use view::{
+    admin_view, player_summary, server_view, AdminConductView, ConductNotice, PlayerConductSummary,
+    ServerConductView, WindowSummary,
+};

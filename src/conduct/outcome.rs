@@ -1,0 +1,490 @@
+//! The outcome of each seat of a finished game: completed, aborted, resigned, timed out,
+//! forfeited after a disconnect, or claimed win, with qualifiers read from the replayed
+//! position at the moment the player left.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::facts::{GameEventKind, GameFacts, SeatColor};
+use super::policy::{AbortPreset, ConductPolicy};
+use crate::moderation::{GameNumber, PlayerId, Variant};
+use crate::rules::game::EliminationCause;
+use crate::rules::position::{MoveList, Position, SeatStatus};
+use crate::rules::replay::Replay;
+use crate::rules::ruleset::Scoring;
+
+/// What became of one seat in one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    /// Played until the game ended for them (won, lost, mated, stalemated, drawn, claimed
+    /// against).
+    Completed,
+    /// The game was aborted (by this seat or another; see [`SeatOutcome::caused_abort`]).
+    Aborted,
+    Resigned,
+    TimedOut,
+    /// Disconnected and did not reconnect before the clock ran out (seed 000: 60 s, then
+    /// forfeit on time).
+    Forfeited,
+    /// Claimed the win (or had it auto-claimed).
+    ClaimedWin,
+}
+
+impl OutcomeKind {
+    pub const ALL: [OutcomeKind; 6] = [
+        OutcomeKind::Completed,
+        OutcomeKind::Aborted,
+        OutcomeKind::Resigned,
+        OutcomeKind::TimedOut,
+        OutcomeKind::Forfeited,
+        OutcomeKind::ClaimedWin,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OutcomeKind::Completed => "completed",
+            OutcomeKind::Aborted => "aborted",
+            OutcomeKind::Resigned => "resigned",
+            OutcomeKind::TimedOut => "timed out",
+            OutcomeKind::Forfeited => "forfeited after disconnect",
+            OutcomeKind::ClaimedWin => "claimed win",
+        }
+    }
+}
+
+/// How a player left before the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DepartureKind {
+    Resigned,
+    TimedOut,
+    /// Timed out while disconnected (no reconnect after the last disconnect), or forfeited by
+    /// the server.
+    Forfeited,
+}
+
+/// The position as it stood for the leaver, the numbers behind "lost position".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "scoring")]
+pub enum PositionAssessment {
+    /// Points games: points of every seat, the most the leaver could still add (share of the
+    /// live material and mate bonuses of the players still in), and the points of the next
+    /// player above the leaver (none when the leaver leads).
+    Points {
+        points: [i32; 4],
+        reachable: i32,
+        next_above: Option<i32>,
+    },
+    /// Teams: live material (P 1, N 3, B 5, R 5, Q 9) of the leaver's team and of the
+    /// opponents, and the leaver's legal king moves.
+    Teams {
+        team_material: i32,
+        opponent_material: i32,
+        king_moves: u32,
+    },
+    /// A scoring this module does not judge: never called lost.
+    NotAssessed,
+}
+
+/// A departure before the end, with its qualifiers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Departure {
+    pub kind: DepartureKind,
+    /// Plies played when the player left.
+    pub ply: usize,
+    /// Moves the leaver had made.
+    pub moves_made: u32,
+    /// Fewer than `qualifiers.early_moves` moves.
+    pub early: bool,
+    pub in_check: bool,
+    pub lost_position: bool,
+    /// Teams: the partner was still in the game. `None` outside Teams.
+    pub partner_still_playing: Option<bool>,
+    pub assessment: PositionAssessment,
+}
+
+/// One seat's outcome of one game: the unit stored per seat and fed to [`PlayerRecord`].
+///
+/// [`PlayerRecord`]: super::record::PlayerRecord
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatOutcome {
+    pub game: GameNumber,
+    pub player: PlayerId,
+    pub seat: SeatColor,
+    pub variant: Variant,
+    pub ended_at: DateTime<Utc>,
+    pub kind: OutcomeKind,
+    /// This seat's departure aborted the game (the leaver loses rating; seeds 000/001).
+    pub caused_abort: bool,
+    pub departure: Option<Departure>,
+    pub disconnects: u32,
+    /// Disconnects followed by a reconnect.
+    pub reconnects: u32,
+    pub rating_change: Option<i32>,
+}
+
+impl SeatOutcome {
+    /// The player's connection dropped and the game was forfeited for it.
+    pub fn forfeited_after_disconnect(&self) -> bool {
+        self.departure
+            .as_ref()
+            .is_some_and(|d| d.kind == DepartureKind::Forfeited)
+    }
+
+    pub fn departed_in_lost_position(&self) -> bool {
+        self.departure.as_ref().is_some_and(|d| d.lost_position)
+    }
+
+    pub fn early_departure(&self) -> bool {
+        self.departure.as_ref().is_some_and(|d| d.early)
+    }
+
+    /// Teams: resigned early, while the partner still played, in a position that was not lost
+    /// (seed 000: "resign prematurely ... to spoil other players' games"; resigning a losing
+    /// position is not this).
+    pub fn teams_early_resignation(&self) -> bool {
+        self.variant == Variant::Teams
+            && self.departure.as_ref().is_some_and(|d| {
+                d.kind == DepartureKind::Resigned
+                    && d.early
+                    && !d.lost_position
+                    && d.partner_still_playing == Some(true)
+            })
+    }
+
+    /// Rating the player lost in this game through an abort they caused or an early departure.
+    pub fn rating_lost_leaving_early(&self) -> i64 {
+        match self.rating_change {
+            Some(change) if change < 0 && (self.caused_abort || self.early_departure()) => {
+                -(change as i64)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// A departure found in the events or the record, before qualifiers.
+#[derive(Debug, Clone, Copy)]
+struct RawDeparture {
+    seat: SeatColor,
+    kind: DepartureKind,
+    ply: usize,
+    at: Option<DateTime<Utc>>,
+}
+
+/// Connection history of one seat.
+#[derive(Debug, Clone, Copy, Default)]
+struct Connection {
+    disconnects: u32,
+    reconnects: u32,
+    /// Disconnected at the end of the event list (no reconnect after the last disconnect).
+    still_disconnected: bool,
+}
+
+/// Outcomes of the four seats (Red, Blue, Yellow, Green) of a replayed game.
+pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [SeatOutcome; 4] {
+    let last_ply = replay.plies.len();
+    let mut events: Vec<_> = facts.events.iter().collect();
+    events.sort_by_key(|e| (e.at, e.ply));
+
+    let mut connection = [Connection::default(); 4];
+    let mut departure: [Option<RawDeparture>; 4] = [None; 4];
+    let mut claimed = [false; 4];
+    for e in &events {
+        let s = e.seat.index();
+        if departure[s].is_some() {
+            continue;
+        }
+        let c = &mut connection[s];
+        let kind = match e.kind {
+            GameEventKind::Disconnect => {
+                c.disconnects += 1;
+                c.still_disconnected = true;
+                None
+            }
+            GameEventKind::Reconnect => {
+                if c.still_disconnected {
+                    c.reconnects += 1;
+                    c.still_disconnected = false;
+                }
+                None
+            }
+            GameEventKind::ClaimWin => {
+                claimed[s] = true;
+                None
+            }
+            GameEventKind::Resign => Some(DepartureKind::Resigned),
+            GameEventKind::Forfeit => Some(DepartureKind::Forfeited),
+            // Seed 000: a disconnected player who does not come back forfeits on time.
+            GameEventKind::Timeout if c.still_disconnected => Some(DepartureKind::Forfeited),
+            GameEventKind::Timeout => Some(DepartureKind::TimedOut),
+        };
+        if let Some(kind) = kind {
+            departure[s] = Some(RawDeparture {
+                seat: e.seat,
+                kind,
+                ply: e.ply.min(last_ply),
+                at: Some(e.at),
+            });
+        }
+    }
+    // Departures the record shows (`R` / `T` markers) but the events do not.
+    for elimination in replay.eliminations() {
+        let seat = SeatColor::from_seat(elimination.seat);
+        let s = seat.index();
+        if departure[s].is_some() {
+            continue;
+        }
+        let kind = match elimination.cause {
+            EliminationCause::Resigned => DepartureKind::Resigned,
+            EliminationCause::TimedOut if connection[s].still_disconnected => {
+                DepartureKind::Forfeited
+            }
+            EliminationCause::TimedOut => DepartureKind::TimedOut,
+            EliminationCause::Claimed => {
+                continue;
+            }
+            _ => continue,
+        };
+        departure[s] = Some(RawDeparture {
+            seat,
+            kind,
+            ply: elimination.ply.min(last_ply),
+            at: None,
+        });
+    }
+    // A claimed win the record shows: everyone else was eliminated by the claim.
+    if !claimed.iter().any(|&c| c)
+        && replay
+            .eliminations()
+            .iter()
+            .any(|e| e.cause == EliminationCause::Claimed)
+    {
+        if let Some(last) = replay.position_at(last_ply) {
+            for seat in SeatColor::ALL {
+                if last.status(seat.seat()) == SeatStatus::Active {
+                    claimed[seat.index()] = true;
+                }
+            }
+        }
+    }
+
+    // The first departure (in game order) that meets the abort rule aborts the game.
+    let mut in_order: Vec<RawDeparture> = departure.iter().flatten().copied().collect();
+    in_order.sort_by_key(|d| (d.ply, d.at, d.seat));
+    let aborted_by = in_order
+        .iter()
+        .find(|d| aborts_game(replay, facts, policy, d))
+        .copied();
+    let abort_ply = aborted_by.map(|d| d.ply);
+
+    SeatColor::ALL.map(|seat| {
+        let s = seat.index();
+        let facts_of_seat = &facts.seats[s];
+        // Departures after an abort never happened as far as the game is concerned.
+        let raw = departure[s].filter(|d| {
+            abort_ply.is_none_or(|p| d.ply < p || aborted_by.is_some_and(|a| a.seat == seat))
+        });
+        let caused_abort = aborted_by.is_some_and(|a| a.seat == seat);
+        let kind = match (aborted_by, raw) {
+            (Some(_), _) => OutcomeKind::Aborted,
+            (None, Some(d)) => match d.kind {
+                DepartureKind::Resigned => OutcomeKind::Resigned,
+                DepartureKind::TimedOut => OutcomeKind::TimedOut,
+                DepartureKind::Forfeited => OutcomeKind::Forfeited,
+            },
+            (None, None) if claimed[s] => OutcomeKind::ClaimedWin,
+            (None, None) => OutcomeKind::Completed,
+        };
+        let rating_change = match (facts_of_seat.rating_before, facts_of_seat.rating_after) {
+            (Some(before), Some(after)) => Some(after.saturating_sub(before)),
+            _ => None,
+        };
+        SeatOutcome {
+            game: facts.game,
+            player: facts_of_seat.player,
+            seat,
+            variant: facts.variant,
+            ended_at: facts.ended_at,
+            kind,
+            caused_abort,
+            departure: raw.map(|d| qualify(replay, policy, &d)),
+            disconnects: connection[s].disconnects,
+            reconnects: connection[s].reconnects,
+            rating_change,
+        }
+    })
+}
+
+fn is_points_game(replay: &Replay, facts: &GameFacts) -> bool {
+    match facts.variant {
+        Variant::Ffa | Variant::Solo => true,
+        Variant::Teams => false,
+        Variant::Other => replay.rules.scoring == Scoring::Points,
+    }
+}
+
+/// Seeds 000/001: a resignation or timeout aborts the game
+/// - Teams, other variants, custom start positions, bullet without increment: on the leaver's
+///   first move;
+/// - FFA/Solo: before all players made 3 moves (001) or the leaver made 4 (000, preset), and in
+///   points games only while nobody has points and the leaver is not in check.
+fn aborts_game(
+    replay: &Replay,
+    facts: &GameFacts,
+    policy: &ConductPolicy,
+    d: &RawDeparture,
+) -> bool {
+    let Some(moves) = replay.moves_made_at(d.ply) else {
+        return false;
+    };
+    let leaver_moves = moves[d.seat.index()];
+    let bullet = facts.time_control.is_some_and(|tc| {
+        tc.base_seconds <= policy.abort.bullet_max_base_seconds && tc.increment_seconds == 0
+    });
+    let first_move_only =
+        facts.custom_start || bullet || matches!(facts.variant, Variant::Teams | Variant::Other);
+    let early_enough = if first_move_only {
+        leaver_moves == 0
+    } else {
+        match policy.abort.preset {
+            AbortPreset::HelpCentre => {
+                moves.iter().min().copied().unwrap_or(0) < policy.abort.all_players_min_moves
+            }
+            AbortPreset::RulesPage => leaver_moves < policy.abort.leaver_min_moves,
+        }
+    };
+    if !early_enough {
+        return false;
+    }
+    if !is_points_game(replay, facts) {
+        return true;
+    }
+    let nobody_scored = replay
+        .points_at(d.ply)
+        .is_some_and(|p| p.iter().all(|&x| x == 0));
+    let in_check = replay.in_check_at(d.ply, d.seat.seat()).unwrap_or(false);
+    nobody_scored && !in_check
+}
+
+fn qualify(replay: &Replay, policy: &ConductPolicy, d: &RawDeparture) -> Departure {
+    let seat = d.seat.seat();
+    let moves_made = replay
+        .moves_made_at(d.ply)
+        .map(|m| m[d.seat.index()])
+        .unwrap_or(0);
+    let in_check = replay.in_check_at(d.ply, seat).unwrap_or(false);
+    let position = replay.position_at(d.ply);
+    let assessment = match (position, replay.rules.scoring) {
+        (Some(p), Scoring::Points) => assess_points(p, d.seat, replay, policy),
+        (Some(p), Scoring::Teams) => assess_teams(p, d.seat),
+        _ => PositionAssessment::NotAssessed,
+    };
+    let q = &policy.qualifiers;
+    let lost_position = match &assessment {
+        // "Could no longer reach a better placement": even the reachable points leave the
+        // leaver short of the next player's points (ties share the better place).
+        PositionAssessment::Points {
+            points,
+            reachable,
+            next_above,
+        } => next_above.is_some_and(|n| points[d.seat.index()] + reachable < n),
+        PositionAssessment::Teams {
+            team_material,
+            opponent_material,
+            king_moves,
+        } => {
+            let deficit = opponent_material - team_material;
+            let unsafe_king = in_check || *king_moves <= q.teams_unsafe_king_max_moves;
+            deficit >= q.teams_lost_material_deficit
+                || (unsafe_king && deficit >= q.teams_unsafe_material_deficit)
+        }
+        PositionAssessment::NotAssessed => false,
+    };
+    let partner_still_playing = match (position, replay.rules.scoring) {
+        (Some(p), Scoring::Teams) => Some(p.status(d.seat.partner().seat()) == SeatStatus::Active),
+        _ => None,
+    };
+    Departure {
+        kind: d.kind,
+        ply: d.ply,
+        moves_made,
+        early: moves_made < q.early_moves,
+        in_check,
+        lost_position,
+        partner_still_playing,
+        assessment,
+    }
+}
+
+/// FFA: the most points the leaver could still gain: a share of the live material of every
+/// other player still in, a mate bonus for each of them, and the bonus for each walking king.
+fn assess_points(
+    position: &Position,
+    leaver: SeatColor,
+    replay: &Replay,
+    policy: &ConductPolicy,
+) -> PositionAssessment {
+    let points = position.points();
+    let mut available: i64 = 0;
+    for other in SeatColor::ALL {
+        if other == leaver {
+            continue;
+        }
+        match position.status(other.seat()) {
+            SeatStatus::Active => {
+                available += position.material(other.seat()).1 as i64;
+                available += replay.rules.mate_points as i64;
+            }
+            SeatStatus::Walking => available += replay.rules.mate_points as i64,
+            SeatStatus::Out => {}
+        }
+    }
+    let reachable = (available as f64 * policy.qualifiers.ffa_reachable_share).floor() as i32;
+    let mine = points[leaver.index()];
+    let next_above = SeatColor::ALL
+        .iter()
+        .filter(|&&o| o != leaver)
+        .map(|o| points[o.index()])
+        .filter(|&p| p > mine)
+        .min();
+    PositionAssessment::Points {
+        points,
+        reachable,
+        next_above,
+    }
+}
+
+fn live_material(position: &Position, seat: SeatColor) -> i32 {
+    if position.status(seat.seat()) == SeatStatus::Active {
+        position.material(seat.seat()).1
+    } else {
+        0
+    }
+}
+
+/// Teams: material of both teams and the leaver's legal king moves.
+fn assess_teams(position: &Position, leaver: SeatColor) -> PositionAssessment {
+    let team_material = live_material(position, leaver) + live_material(position, leaver.partner());
+    let opponents = [
+        SeatColor::ALL[(leaver.index() + 1) & 3],
+        SeatColor::ALL[(leaver.index() + 3) & 3],
+    ];
+    let opponent_material = opponents.iter().map(|&o| live_material(position, o)).sum();
+    let mut with_turn = *position;
+    with_turn.give_turn(leaver.seat());
+    let mut list = MoveList::new();
+    let king_moves = match with_turn.king_square(leaver.seat()) {
+        Some(king) => {
+            with_turn.legal_moves_from(king, &mut list);
+            list.len() as u32
+        }
+        None => 0,
+    };
+    PositionAssessment::Teams {
+        team_material,
+        opponent_material,
+        king_moves,
+    }
+}
