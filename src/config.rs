@@ -24,6 +24,14 @@ pub struct Settings {
     pub database: DatabaseSettings,
     pub auth: AuthSettings,
     pub log: LogSettings,
+    pub archive: ArchiveSettings,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveSettings {
+    /// Which rule text decides whether a game counts as aborted.
+    pub abort_rule: crate::archive::AbortPreset,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1,6 +1,7 @@
 //! Arbiter: moderation and report handling for online four-player chess.
 
 pub mod api;
+pub mod archive;
 pub mod chat;
 pub mod cli;
 pub mod conduct;

@@ -7,7 +7,10 @@ use utoipa::{Modify, OpenApi};
 use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
-use super::routes::{admin_tokens, chat, health, whoami};
+use super::routes::{admin_tokens, chat, games, health, players, whoami};
+use crate::archive::ingest::{
+    ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
+};
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
@@ -28,14 +31,33 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_tokens::create_token,
         admin_tokens::revoke_token,
         chat::check_line,
+        games::ingest_game,
+        games::list_games,
+        games::get_game,
+        games::export_pgn4,
+        players::player_summary,
+        players::shared_games,
     ),
-    components(schemas(ErrorEnvelope, ErrorBody, Role, TokenRole)),
+    components(schemas(
+        ErrorEnvelope,
+        ErrorBody,
+        Role,
+        TokenRole,
+        Submission,
+        SeatInput,
+        ChatInput,
+        EventInput,
+        SeatColour,
+        ChatChannel,
+        EventKind
+    )),
     modifiers(&BearerAuth),
     tags(
         (name = "operations", description = "Health, readiness and metrics"),
         (name = "auth", description = "Identity of the caller"),
         (name = "admin", description = "Administration (admin role)"),
         (name = "chat", description = "Chat analysis (server role)"),
+        (name = "games", description = "The game archive: ingest, queries, player records"),
     )
 )]
 pub struct ApiDoc;

@@ -1,6 +1,7 @@
 //! The `arbiter` command line. Each subcommand is a variant of `Command` with its own
 //! function below; add new ones (replay, perft, import, ...) the same way.
 
+pub mod import;
 pub mod logging;
 mod rules;
 
@@ -39,6 +40,8 @@ pub enum Command {
     Token(TokenCommand),
     /// Print the effective configuration (secrets redacted).
     Config,
+    /// Import PGN4 files (or directories of them, recursively) into the game archive.
+    Import(import::ImportArgs),
     /// Replay PGN4 games and compare the computed result with the tags (non-zero exit on any
     /// mismatch or illegal move).
     Replay(rules::ReplayArgs),
@@ -91,6 +94,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve => serve(settings),
         Command::Migrate(args) => migrate(settings, &args),
         Command::Token(command) => token(settings, command),
+        Command::Import(args) => import::run(settings, args),
         Command::Config => {
             print!("{}", settings.to_redacted_toml());
             Ok(())
@@ -131,7 +135,7 @@ fn serve(settings: Settings) -> anyhow::Result<()> {
 }
 
 /// A single connection for one-shot commands, with migrations applied.
-fn migrated_connection(settings: &Settings) -> anyhow::Result<store::PooledConnection> {
+pub(crate) fn migrated_connection(settings: &Settings) -> anyhow::Result<store::PooledConnection> {
     let mut conn = open_connection(settings)?;
     migrations::run_pending(&mut conn).map_err(|e| anyhow::anyhow!("running migrations: {e}"))?;
     Ok(conn)

@@ -7,6 +7,7 @@
 
 pub mod api_tokens;
 pub mod connection;
+pub mod games;
 pub mod migrations;
 pub mod schema;
 

@@ -13,3 +13,78 @@ diesel::table! {
         revoked_at -> Nullable<Timestamp>,
     }
 }
+
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        site_game_id -> Text,
+        content_hash -> Text,
+        variant -> Text,
+        rule_variants -> Text,
+        time_control -> Text,
+        start_setup -> Text,
+        termination -> Text,
+        termination_text -> Text,
+        result_tag -> Text,
+        started_at -> Nullable<Timestamp>,
+        ended_at -> Nullable<Timestamp>,
+        played_at -> Timestamp,
+        plies -> Integer,
+        aborted -> Bool,
+        aborted_seat -> Nullable<SmallInt>,
+        aborted_ply -> Nullable<Integer>,
+        aborted_reason -> Nullable<Text>,
+        pgn4 -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_seats (game_id, seat) {
+        game_id -> BigInt,
+        seat -> SmallInt,
+        player -> Text,
+        rating_before -> Nullable<Integer>,
+        rating_after -> Nullable<Integer>,
+        device_fp -> Nullable<Text>,
+        network_fp -> Nullable<Text>,
+        points -> Integer,
+        team_result -> Nullable<Text>,
+        placement -> SmallInt,
+        elimination_ply -> Nullable<Integer>,
+        elimination_cause -> Nullable<Text>,
+        moves_made -> Integer,
+        points_from_red -> Integer,
+        points_from_blue -> Integer,
+        points_from_yellow -> Integer,
+        points_from_green -> Integer,
+    }
+}
+
+diesel::table! {
+    game_chat (game_id, idx) {
+        game_id -> BigInt,
+        idx -> Integer,
+        ply -> Integer,
+        sent_at -> Nullable<Timestamp>,
+        sender -> Text,
+        channel -> Text,
+        text -> Text,
+    }
+}
+
+diesel::table! {
+    game_events (game_id, idx) {
+        game_id -> BigInt,
+        idx -> Integer,
+        kind -> Text,
+        seat -> SmallInt,
+        ply -> Integer,
+        at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(game_chat -> games (game_id));
+diesel::joinable!(game_events -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(games, game_seats, game_chat, game_events);

@@ -5,6 +5,7 @@ mod admin_tokens;
 mod chat_check;
 mod config_startup;
 mod errors;
+mod games;
 mod live;
 mod migrations;
 mod openapi;

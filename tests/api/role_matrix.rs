@@ -54,6 +54,10 @@ fn chat_check_body() -> Value {
     json!({ "text": "good game" })
 }
 
+fn new_game_body() -> Value {
+    json!({ "pgn4": crate::games::SHORT_GAME })
+}
+
 fn new_token_body() -> Value {
     json!({ "name": "matrix-made", "role": "server" })
 }
@@ -78,6 +82,12 @@ fn table() -> Vec<Row> {
         row("POST",   "/api/v1/admin/tokens",                Some(new_token_body), [401, 401, 401, 401, 403, 201, 403]),
         row("DELETE", "/api/v1/admin/tokens/{token_id}",     None,                 [401, 401, 401, 401, 403, 204, 403]),
         row("POST",   "/api/v1/chat/check",                  Some(chat_check_body), SERVER_ONLY),
+        row("POST",   "/api/v1/games",                       Some(new_game_body),  [401, 401, 401, 401, 201, 403, 403]),
+        row("GET",    "/api/v1/games",                       None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/games/1",                     None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/games/1/pgn4",                None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/players/r1/summary",          None,                 ANY_AUTHENTICATED),
+        row("GET",    "/api/v1/players/r1/games?with=b1",    None,                 ADMIN_ONLY),
     ]
 }
 

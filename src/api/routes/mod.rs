@@ -2,7 +2,9 @@
 
 pub mod admin_tokens;
 pub mod chat;
+pub mod games;
 pub mod health;
+pub mod players;
 pub mod whoami;
 
 use actix_web::web;
@@ -24,6 +26,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(
                     web::resource("/admin/tokens/{id}")
                         .route(web::delete().to(admin_tokens::revoke_token)),
+                )
+                .service(
+                    web::resource("/games")
+                        .route(web::get().to(games::list_games))
+                        .route(web::post().to(games::ingest_game)),
+                )
+                .service(web::resource("/games/{id}").route(web::get().to(games::get_game)))
+                .service(web::resource("/games/{id}/pgn4").route(web::get().to(games::export_pgn4)))
+                .service(
+                    web::resource("/players/{name}/summary")
+                        .route(web::get().to(players::player_summary)),
+                )
+                .service(
+                    web::resource("/players/{name}/games")
+                        .route(web::get().to(players::shared_games)),
                 ),
         );
 }

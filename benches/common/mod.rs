@@ -1,0 +1,66 @@
+//! Shared by the archive benches: the real games, replicated under fresh game numbers.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+
+/// The real FFA and Teams games (not fragments or quirks).
+pub fn real_games() -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["ffa", "teams"] {
+        let Ok(entries) = std::fs::read_dir(Path::new(DATA).join(dir)) else {
+            eprintln!("no real games in {DATA}/{dir}");
+            std::process::exit(1);
+        };
+        let mut paths: Vec<_> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn4"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// The game number the `i`-th copy gets: on the same side of the classic-setup boundary as
+/// the original, so a game without `StartFen4` keeps its inferred setup.
+pub fn fresh_number(original: &str, i: usize) -> u64 {
+    let classic = original_number(original).is_some_and(|n| n < 50_000_000);
+    if classic {
+        10_000_000 + i as u64
+    } else {
+        700_000_000 + i as u64
+    }
+}
+
+fn original_number(text: &str) -> Option<u64> {
+    let start = text.find("[GameNr \"")? + 9;
+    let end = text[start..].find('"')? + start;
+    text[start..end].trim().parse().ok()
+}
+
+/// `text` with its `GameNr` tag replaced (or added) by `number`.
+pub fn renumber(text: &str, number: u64) -> String {
+    let tag = format!("[GameNr \"{number}\"]");
+    match text.find("[GameNr \"") {
+        Some(start) => match text[start..].find("]") {
+            Some(len) => format!("{}{}{}", &text[..start], tag, &text[start + len + 1..]),
+            None => format!("{tag}\n{text}"),
+        },
+        None => format!("{tag}\n{text}"),
+    }
+}
+
+/// The `i`-th game of the replicated set.
+pub fn replicated(games: &[String], i: usize) -> (u64, String) {
+    let base = &games[i % games.len()];
+    let number = fresh_number(base, i);
+    (number, renumber(base, number))
+}

@@ -1,0 +1,242 @@
+//! HTTP ingest load: posts N real games (fresh game numbers, 20 chat lines each) with C
+//! concurrent keep-alive connections and prints games/s and p50/p99 latency.
+//!
+//! In-process server on an ephemeral port with a fresh SQLite file (default), or PostgreSQL:
+//!   cargo bench --bench ingest_load -- --games 5000 --concurrency 16
+//!   cargo bench --bench ingest_load -- --database-url postgres://postgres@127.0.0.1:5432/db
+//! Or against a running server:
+//!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arbiter::api::auth::tokens::{self, TokenRole};
+use arbiter::api::{build_app, AppState};
+use arbiter::config::Settings;
+use arbiter::rules::pgn4;
+use arbiter::store::{self, migrations};
+use serde_json::json;
+
+struct Options {
+    games: usize,
+    concurrency: usize,
+    url: Option<String>,
+    token: Option<String>,
+    database_url: Option<String>,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        games: 5000,
+        concurrency: 16,
+        url: None,
+        token: None,
+        database_url: None,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned();
+        match args[i].as_str() {
+            "--games" => o.games = value.and_then(|v| v.parse().ok()).unwrap_or(o.games),
+            "--concurrency" => {
+                o.concurrency = value.and_then(|v| v.parse().ok()).unwrap_or(o.concurrency)
+            }
+            "--url" => o.url = value,
+            "--token" => o.token = value,
+            "--database-url" => o.database_url = value,
+            // `cargo bench` passes `--bench`.
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    o
+}
+
+/// Starts the service in-process; returns its address and a server token.
+fn start_server(database_url: Option<String>, dir: &std::path::Path) -> (SocketAddr, String) {
+    let mut settings = Settings::defaults().expect("default settings");
+    settings.database.url =
+        database_url.unwrap_or_else(|| format!("sqlite://{}", dir.join("ingest.db").display()));
+    settings.database.pool_size = 8;
+    settings.log.level = "warn".into();
+    let pool = store::connect(&settings.database).expect("database");
+    let mut conn = pool.get().expect("connection");
+    migrations::run_pending(&mut conn).expect("migrations");
+    let token = tokens::issue(&mut conn, TokenRole::Server, "load")
+        .expect("token")
+        .1;
+    drop(conn);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
+            let server = actix_web::HttpServer::new(move || build_app(state.clone(), |_| {}))
+                .workers(2)
+                .disable_signals()
+                .bind(("127.0.0.1", 0))
+                .expect("bind");
+            let _ = tx.send(server.addrs()[0]);
+            let _ = server.run().await;
+        });
+    });
+    let addr = rx.recv().expect("server address");
+    (addr, token)
+}
+
+fn body(games: &[String], i: usize) -> String {
+    let (number, text) = common::replicated(games, i);
+    let names: Vec<String> = match pgn4::parse(&text) {
+        Ok(pgn) => ["Red", "Blue", "Yellow", "Green"]
+            .iter()
+            .map(|c| pgn.tag(c).unwrap_or("").trim().to_string())
+            .collect(),
+        Err(_) => vec![String::new(); 4],
+    };
+    let chat: Vec<_> = (0..20)
+        .map(|k| {
+            json!({ "ply": k, "at": "2026-06-07T18:00:00Z", "sender": names[k % 4],
+                    "channel": "game", "text": format!("message {k} of game {number}") })
+        })
+        .collect();
+    let seats: Vec<_> = ["red", "blue", "yellow", "green"]
+        .iter()
+        .zip(&names)
+        .map(|(seat, name)| json!({ "seat": seat, "player": name, "rating_after": 2000 }))
+        .collect();
+    json!({ "pgn4": text, "site_game_id": number.to_string(), "seats": seats, "chat": chat,
+            "started_at": "2026-06-07T18:00:00Z", "ended_at": "2026-06-07T18:40:00Z" })
+    .to_string()
+}
+
+/// One request on a keep-alive connection; returns the status.
+fn post(
+    reader: &mut BufReader<TcpStream>,
+    host: &str,
+    token: &str,
+    body: &str,
+) -> std::io::Result<u16> {
+    let request = format!(
+        "POST /api/v1/games HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    reader.get_mut().write_all(request.as_bytes())?;
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let mut length = 0usize;
+    loop {
+        line.clear();
+        reader.read_line(&mut line)?;
+        let header = line.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap_or(0);
+            }
+        }
+    }
+    let mut sink = vec![0u8; length];
+    reader.read_exact(&mut sink)?;
+    Ok(status)
+}
+
+fn main() {
+    let o = options();
+    let games = Arc::new(common::real_games());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (addr, token) = match (&o.url, &o.token) {
+        (Some(url), Some(token)) => {
+            let host = url
+                .trim_start_matches("http://")
+                .trim_end_matches('/')
+                .to_string();
+            let addr = std::net::ToSocketAddrs::to_socket_addrs(&host)
+                .ok()
+                .and_then(|mut a| a.next())
+                .expect("--url host:port");
+            (addr, token.clone())
+        }
+        (Some(_), None) => {
+            eprintln!("--url needs --token (a server token)");
+            std::process::exit(2);
+        }
+        _ => start_server(o.database_url.clone(), dir.path()),
+    };
+    // Bodies are built before timing.
+    let bodies: Arc<Vec<String>> = Arc::new((0..o.games).map(|i| body(&games, i)).collect());
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let workers: Vec<_> = (0..o.concurrency)
+        .map(|_| {
+            let (bodies, next, token) = (bodies.clone(), next.clone(), token.clone());
+            std::thread::spawn(move || {
+                let host = addr.to_string();
+                let stream = TcpStream::connect(addr).expect("connect");
+                stream.set_nodelay(true).ok();
+                stream.set_read_timeout(Some(Duration::from_secs(30))).ok();
+                let mut reader = BufReader::new(stream);
+                let mut latencies = Vec::new();
+                let mut failures = 0usize;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(body) = bodies.get(i) else { break };
+                    let t = Instant::now();
+                    match post(&mut reader, &host, &token, body) {
+                        Ok(201) | Ok(200) => latencies.push(t.elapsed()),
+                        Ok(status) => {
+                            failures += 1;
+                            if failures < 3 {
+                                eprintln!("game {i}: status {status}");
+                            }
+                        }
+                        Err(e) => {
+                            eprintln!("connection error: {e}");
+                            failures += 1;
+                            break;
+                        }
+                    }
+                }
+                (latencies, failures)
+            })
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    let mut failures = 0;
+    for w in workers {
+        let (l, f) = w.join().expect("worker");
+        latencies.extend(l);
+        failures += f;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    latencies.sort_unstable();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    };
+    println!(
+        "ingest: {} games with 20 chat lines, {} connections, {seconds:.2} s: {:.0} games/s, \
+         p50 {:.1} ms, p99 {:.1} ms, {failures} failed",
+        latencies.len(),
+        o.concurrency,
+        latencies.len() as f64 / seconds,
+        pct(0.50),
+        pct(0.99)
+    );
+}

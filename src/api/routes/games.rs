@@ -1,0 +1,541 @@
+//! `/api/v1/games`: ingest finished games (server role) and read the archive (admin role).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::error::PayloadError;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::auth::{AdminCaller, ServerCaller};
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::json::parse_json;
+use crate::api::pagination::{Page, PageQuery};
+use crate::api::state::AppState;
+use crate::archive::ingest::{ChatChannel, EventKind, IngestError, SeatColour, Submission};
+use crate::archive::{self};
+use crate::rules::replay;
+use crate::store::games::{self, GameDetail, GameFilter, GameRow, SeatRow, StoreOutcome};
+use crate::store::{self, to_utc};
+
+/// The ingest body: JSON (`application/json`) or a bare PGN4 text (`text/plain`).
+pub struct GameBody(pub Submission);
+
+impl FromRequest for GameBody {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let mime = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(|m| m.trim().to_ascii_lowercase())
+            .unwrap_or_default();
+        let limit = req
+            .app_data::<web::Data<AppState>>()
+            .map(|s| s.settings.server.body_limit_bytes)
+            .unwrap_or(0);
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            let json = mime == "application/json";
+            if !json && mime != "text/plain" {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+            let bytes = body
+                .await
+                .map_err(|err| match err.as_error::<PayloadError>() {
+                    Some(PayloadError::Overflow) => ApiError::PayloadTooLarge { limit },
+                    _ => ApiError::bad_request(
+                        "unreadable_body",
+                        format!("The request body could not be read: {err}."),
+                    ),
+                })?;
+            if json {
+                return parse_json::<Submission>(&bytes).map(GameBody);
+            }
+            let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
+                ApiError::bad_request("invalid_text", "The PGN4 body is not valid UTF-8.")
+            })?;
+            Ok(GameBody(Submission::from_pgn4(text)))
+        })
+    }
+}
+
+impl From<IngestError> for ApiError {
+    fn from(err: IngestError) -> ApiError {
+        ApiError::unprocessable(err.code, err.message, err.details)
+    }
+}
+
+/// The answer to an ingest.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct IngestResult {
+    pub id: i64,
+    pub site_game_id: String,
+    /// `created`, or `duplicate` when this content was already stored.
+    #[schema(example = "created")]
+    pub status: String,
+}
+
+/// Stores a finished game after replaying it. Idempotent on the site's game number.
+#[utoipa::path(post, path = "/api/v1/games", tag = "games",
+    security(("bearer" = [])),
+    request_body(content = Submission, description = "JSON, or a bare PGN4 text as text/plain"),
+    responses(
+        (status = 201, description = "Stored", body = IngestResult),
+        (status = 200, description = "The same game was already stored", body = IngestResult),
+        (status = 400, description = "Malformed body", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not a game server", body = ErrorEnvelope),
+        (status = 409, description = "Different content under the same game number", body = ErrorEnvelope),
+        (status = 413, description = "Body too large", body = ErrorEnvelope),
+        (status = 415, description = "Neither JSON nor text", body = ErrorEnvelope),
+        (status = 422, description = "Syntax error, illegal move, or a field that does not match the game", body = ErrorEnvelope),
+    ))]
+pub async fn ingest_game(
+    _server: ServerCaller,
+    state: web::Data<AppState>,
+    body: GameBody,
+) -> Result<HttpResponse, ApiError> {
+    let preset = state.settings.archive.abort_rule;
+    let prepared = web::block(move || archive::prepare(body.0, preset)).await??;
+    let site_game_id = prepared.game.site_game_id.clone();
+    let outcome = state
+        .db(move |conn| games::insert(conn, &prepared, store::now()))
+        .await?;
+    let result = |id, status: &str| IngestResult {
+        id,
+        site_game_id: site_game_id.clone(),
+        status: status.to_string(),
+    };
+    match outcome {
+        StoreOutcome::Created(id) => Ok(HttpResponse::Created().json(result(id, "created"))),
+        StoreOutcome::Duplicate(id) => Ok(HttpResponse::Ok().json(result(id, "duplicate"))),
+        StoreOutcome::Conflict(id) => Err(ApiError::Conflict {
+            code: "game_conflict",
+            message: format!(
+                "Game {site_game_id} is already stored (id {id}) with different content."
+            ),
+            details: json!({ "id": id, "site_game_id": site_game_id }),
+        }),
+    }
+}
+
+/// Points one seat took from each seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PointsFrom {
+    pub red: i32,
+    pub blue: i32,
+    pub yellow: i32,
+    pub green: i32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatView {
+    pub seat: SeatColour,
+    pub player: String,
+    pub rating_before: Option<i32>,
+    pub rating_after: Option<i32>,
+    pub device_fp: Option<String>,
+    pub network_fp: Option<String>,
+    /// FFA points at the end (0 in Teams).
+    pub points: i32,
+    /// Teams: `win`, `loss` or `draw`.
+    pub team_result: Option<String>,
+    pub placement: i16,
+    pub elimination_ply: Option<i32>,
+    /// mated, stalemated, resigned, timed_out, forfeit, claimed, king_captured.
+    pub elimination_cause: Option<String>,
+    pub moves_made: i32,
+    pub points_from: PointsFrom,
+}
+
+impl SeatView {
+    pub fn from_row(row: &SeatRow) -> Result<SeatView, ApiError> {
+        let seat = SeatColour::from_index(row.seat)
+            .ok_or_else(|| ApiError::internal(format!("seat {} stored", row.seat)))?;
+        Ok(SeatView {
+            seat,
+            player: row.player.clone(),
+            rating_before: row.rating_before,
+            rating_after: row.rating_after,
+            device_fp: row.device_fp.clone(),
+            network_fp: row.network_fp.clone(),
+            points: row.points,
+            team_result: row.team_result.clone(),
+            placement: row.placement,
+            elimination_ply: row.elimination_ply,
+            elimination_cause: row.elimination_cause.clone(),
+            moves_made: row.moves_made,
+            points_from: PointsFrom {
+                red: row.points_from_red,
+                blue: row.points_from_blue,
+                yellow: row.points_from_yellow,
+                green: row.points_from_green,
+            },
+        })
+    }
+}
+
+/// Who aborted the game, when, and under which rule.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AbortView {
+    pub seat: Option<SeatColour>,
+    pub ply: Option<i32>,
+    /// teams_first_move, custom_start_first_move, bullet_first_move, early_leave.
+    pub reason: Option<String>,
+}
+
+/// A game as listed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: i64,
+    pub site_game_id: String,
+    pub variant: String,
+    pub rule_variants: String,
+    pub time_control: String,
+    pub start_setup: String,
+    /// checkmate, stalemate, resignation, timeout, forfeit, claim, king_captured, draw,
+    /// unfinished.
+    pub termination: String,
+    /// The `Termination` tag as written.
+    pub termination_text: String,
+    pub result: String,
+    pub started_at: Option<DateTime<Utc>>,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub played_at: DateTime<Utc>,
+    pub plies: i32,
+    pub aborted: Option<AbortView>,
+    pub seats: Vec<SeatView>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl GameSummary {
+    pub fn from_rows(game: GameRow, seats: &[SeatRow]) -> Result<GameSummary, ApiError> {
+        Ok(GameSummary {
+            id: game.id,
+            site_game_id: game.site_game_id,
+            variant: game.variant,
+            rule_variants: game.rule_variants,
+            time_control: game.time_control,
+            start_setup: game.start_setup,
+            termination: game.termination,
+            termination_text: game.termination_text,
+            result: game.result_tag,
+            started_at: game.started_at.map(to_utc),
+            ended_at: game.ended_at.map(to_utc),
+            played_at: to_utc(game.played_at),
+            plies: game.plies,
+            aborted: game.aborted.then(|| AbortView {
+                seat: game.aborted_seat.and_then(SeatColour::from_index),
+                ply: game.aborted_ply,
+                reason: game.aborted_reason,
+            }),
+            seats: seats
+                .iter()
+                .map(SeatView::from_row)
+                .collect::<Result<_, _>>()?,
+            created_at: to_utc(game.created_at),
+        })
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TagView {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EliminationView {
+    pub seat: SeatColour,
+    pub cause: String,
+}
+
+/// One ply of the replayed game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlyView {
+    /// 0-based.
+    pub ply: usize,
+    pub round: u32,
+    pub seat: SeatColour,
+    /// As written in the PGN4.
+    #[serde(rename = "move")]
+    pub move_text: String,
+    /// The captured piece, e.g. `yQ`.
+    pub captured: Option<String>,
+    pub checks: Vec<SeatColour>,
+    /// Points of red, blue, yellow, green after the ply.
+    pub points_after: [i32; 4],
+    pub eliminations: Vec<EliminationView>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChatView {
+    pub ply: i32,
+    pub at: Option<DateTime<Utc>>,
+    pub sender: String,
+    pub channel: ChatChannel,
+    pub text: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventView {
+    pub kind: EventKind,
+    pub seat: SeatColour,
+    pub ply: i32,
+    pub at: Option<DateTime<Utc>>,
+}
+
+/// A stored game in full.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameView {
+    #[serde(flatten)]
+    pub summary: GameSummary,
+    pub tags: Vec<TagView>,
+    pub timeline: Vec<PlyView>,
+    /// In ply order.
+    pub chat: Vec<ChatView>,
+    pub events: Vec<EventView>,
+}
+
+impl GameView {
+    fn from_detail(detail: GameDetail) -> Result<GameView, ApiError> {
+        let replay = replay::replay(&detail.pgn4).map_err(|e| {
+            ApiError::internal(format!(
+                "stored game {} does not replay: {e}",
+                detail.game.id
+            ))
+        })?;
+        let timeline = replay
+            .plies
+            .iter()
+            .map(|p| PlyView {
+                ply: p.index,
+                round: p.round,
+                seat: SeatColour::from_seat(p.mover),
+                move_text: replay.ply_text(p.index).unwrap_or("").to_string(),
+                captured: p.captured.map(|c| {
+                    format!(
+                        "{}{}",
+                        c.seat.letter().to_ascii_lowercase(),
+                        c.kind.letter()
+                    )
+                }),
+                checks: p.checks.iter().map(|&s| SeatColour::from_seat(s)).collect(),
+                points_after: p.points_after,
+                eliminations: p
+                    .eliminations
+                    .iter()
+                    .map(|e| EliminationView {
+                        seat: SeatColour::from_seat(e.seat),
+                        cause: e.cause.to_string(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let tags = replay
+            .pgn
+            .tags
+            .iter()
+            .map(|t| TagView {
+                name: t.name.clone(),
+                value: t.value.clone(),
+            })
+            .collect();
+        let chat = detail
+            .chat
+            .into_iter()
+            .map(|c| {
+                Ok(ChatView {
+                    ply: c.ply,
+                    at: c.sent_at.map(to_utc),
+                    channel: ChatChannel::parse(&c.channel)
+                        .ok_or_else(|| ApiError::internal(format!("channel {:?}", c.channel)))?,
+                    sender: c.sender,
+                    text: c.text,
+                })
+            })
+            .collect::<Result<_, ApiError>>()?;
+        let events = detail
+            .events
+            .into_iter()
+            .map(|e| {
+                Ok(EventView {
+                    kind: EventKind::parse(&e.kind)
+                        .ok_or_else(|| ApiError::internal(format!("event {:?}", e.kind)))?,
+                    seat: SeatColour::from_index(e.seat)
+                        .ok_or_else(|| ApiError::internal(format!("seat {}", e.seat)))?,
+                    ply: e.ply,
+                    at: e.at.map(to_utc),
+                })
+            })
+            .collect::<Result<_, ApiError>>()?;
+        Ok(GameView {
+            summary: GameSummary::from_rows(detail.game, &detail.seats)?,
+            tags,
+            timeline,
+            chat,
+            events,
+        })
+    }
+}
+
+/// Archive filters.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GameListQuery {
+    /// Games this player played.
+    pub player: Option<String>,
+    /// ... together with this player.
+    pub with: Option<String>,
+    /// `FFA`, `Teams`, `Solo`, ...
+    pub variant: Option<String>,
+    /// checkmate, stalemate, resignation, timeout, forfeit, claim, king_captured, draw,
+    /// unfinished.
+    pub termination: Option<String>,
+    pub aborted: Option<bool>,
+    /// Played at or after (RFC 3339 or YYYY-MM-DD).
+    pub from: Option<String>,
+    /// Played before (RFC 3339 or YYYY-MM-DD).
+    pub to: Option<String>,
+}
+
+fn parse_instant(field: &str, text: &str) -> Result<NaiveDateTime, ApiError> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Ok(at.with_timezone(&Utc).naive_utc());
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .ok_or_else(|| ApiError::BadRequest {
+            code: "invalid_query",
+            message: format!("`{field}` must be an RFC 3339 time or a YYYY-MM-DD date."),
+            details: json!({ "field": field }),
+        })
+}
+
+impl GameListQuery {
+    pub fn filter(&self) -> Result<GameFilter, ApiError> {
+        let nonempty = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
+        Ok(GameFilter {
+            player: nonempty(&self.player),
+            with: nonempty(&self.with),
+            variant: nonempty(&self.variant),
+            termination: nonempty(&self.termination),
+            aborted: self.aborted,
+            from: self
+                .from
+                .as_deref()
+                .map(|t| parse_instant("from", t))
+                .transpose()?,
+            to: self
+                .to
+                .as_deref()
+                .map(|t| parse_instant("to", t))
+                .transpose()?,
+        })
+    }
+}
+
+/// Lists archived games, newest first.
+#[utoipa::path(get, path = "/api/v1/games", tag = "games",
+    security(("bearer" = [])),
+    params(PageQuery, GameListQuery),
+    responses(
+        (status = 200, description = "One page of games", body = Page<GameSummary>),
+        (status = 400, description = "Bad limit, cursor or filter", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+    ))]
+pub async fn list_games(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    page: web::Query<PageQuery>,
+    query: web::Query<GameListQuery>,
+) -> Result<web::Json<Page<GameSummary>>, ApiError> {
+    let page = page.by_id()?;
+    let filter = query.filter()?;
+    let rows = state
+        .db(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
+        .await?;
+    page_of_games(rows, page)
+}
+
+pub fn page_of_games(
+    rows: Vec<(GameRow, Vec<SeatRow>)>,
+    page: crate::api::pagination::IdPage,
+) -> Result<web::Json<Page<GameSummary>>, ApiError> {
+    let items = rows
+        .into_iter()
+        .map(|(g, s)| GameSummary::from_rows(g, &s))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(web::Json(Page::from_rows(items, page, |g| g.id, |g| g)))
+}
+
+fn game_not_found(id: i64) -> ApiError {
+    ApiError::not_found("game_not_found", format!("No game has id {id}."))
+}
+
+/// One game: tags, seats, the move timeline with points, chat in ply order, events, and the
+/// derived facts.
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The game", body = GameView),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+        (status = 404, description = "No such game", body = ErrorEnvelope),
+    ))]
+pub async fn get_game(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<web::Json<GameView>, ApiError> {
+    let id = id.into_inner();
+    let detail = state
+        .db(move |conn| games::get(conn, id))
+        .await?
+        .ok_or_else(|| game_not_found(id))?;
+    let view = web::block(move || GameView::from_detail(detail)).await??;
+    Ok(web::Json(view))
+}
+
+/// The game as PGN4 (tags and the main line as replayed); it replays to the same game.
+#[utoipa::path(get, path = "/api/v1/games/{id}/pgn4", tag = "games",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "PGN4 text", body = String, content_type = "application/x-pgn4"),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+        (status = 404, description = "No such game", body = ErrorEnvelope),
+    ))]
+pub async fn export_pgn4(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let text = state
+        .db(move |conn| games::pgn4(conn, id))
+        .await?
+        .ok_or_else(|| game_not_found(id))?;
+    let export = web::block(move || {
+        replay::replay(&text)
+            .map(|r| r.to_pgn4())
+            .map_err(|e| ApiError::internal(format!("stored game {id} does not replay: {e}")))
+    })
+    .await??;
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-pgn4; charset=utf-8")
+        .body(export))
+}

@@ -1,0 +1,161 @@
+//! `/api/v1/players/{name}/...`: a player's archive record and the games two players shared.
+
+use actix_web::web;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::auth::{AdminCaller, AnyCaller};
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::pagination::{Page, PageQuery};
+use crate::api::routes::games::{GameSummary, SeatView};
+use crate::api::state::AppState;
+use crate::store::games::{self, GameFilter};
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VariantCount {
+    pub variant: String,
+    pub games: i64,
+}
+
+/// Games finished in each place.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Placements {
+    pub first: i64,
+    pub second: i64,
+    pub third: i64,
+    pub fourth: i64,
+}
+
+/// A player's archive record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerSummaryView {
+    pub player: String,
+    pub games: i64,
+    pub by_variant: Vec<VariantCount>,
+    pub placements: Placements,
+    /// Games this player aborted (the count the site shows publicly).
+    pub aborted: i64,
+}
+
+/// Games played by variant, placements and the aborted-game count.
+#[utoipa::path(get, path = "/api/v1/players/{name}/summary", tag = "games",
+    security(("bearer" = [])),
+    params(("name" = String, Path, description = "Player name")),
+    responses(
+        (status = 200, description = "The player's record (zeros when unknown)", body = PlayerSummaryView),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+    ))]
+pub async fn player_summary(
+    _caller: AnyCaller,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+) -> Result<web::Json<PlayerSummaryView>, ApiError> {
+    let player = name.into_inner();
+    let lookup = player.clone();
+    let s = state
+        .db(move |conn| games::player_summary(conn, &lookup))
+        .await?;
+    Ok(web::Json(PlayerSummaryView {
+        player,
+        games: s.games,
+        by_variant: s
+            .by_variant
+            .into_iter()
+            .map(|(variant, games)| VariantCount { variant, games })
+            .collect(),
+        placements: Placements {
+            first: s.placements[0],
+            second: s.placements[1],
+            third: s.placements[2],
+            fourth: s.placements[3],
+        },
+        aborted: s.aborted,
+    }))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SharedQuery {
+    /// The other player; without it, all of the player's games.
+    pub with: Option<String>,
+}
+
+/// One player's side of a shared game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SideView {
+    #[serde(flatten)]
+    pub seat: SeatView,
+    /// Points this player took from the other.
+    pub points_taken_from_other: Option<i32>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SharedGame {
+    pub game: GameSummary,
+    pub player: Option<SideView>,
+    pub other: Option<SideView>,
+}
+
+/// Games both players played, newest first, with their seats, placements and the points each
+/// took from the other.
+#[utoipa::path(get, path = "/api/v1/players/{name}/games", tag = "games",
+    security(("bearer" = [])),
+    params(("name" = String, Path, description = "Player name"), SharedQuery, PageQuery),
+    responses(
+        (status = 200, description = "One page of games", body = Page<SharedGame>),
+        (status = 400, description = "Bad limit or cursor", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+    ))]
+pub async fn shared_games(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    shared: web::Query<SharedQuery>,
+    page: web::Query<PageQuery>,
+) -> Result<web::Json<Page<SharedGame>>, ApiError> {
+    let page = page.by_id()?;
+    let player = name.into_inner();
+    let other = shared.into_inner().with.filter(|w| !w.trim().is_empty());
+    let filter = GameFilter {
+        player: Some(player.clone()),
+        with: other.clone(),
+        ..GameFilter::default()
+    };
+    let rows = state
+        .db(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
+        .await?;
+    let items = rows
+        .into_iter()
+        .map(|(game, seats)| {
+            let mine = seats.iter().find(|s| s.player == player);
+            let theirs = other
+                .as_ref()
+                .and_then(|o| seats.iter().find(|s| &s.player == o));
+            let side = |me: Option<&games::SeatRow>, them: Option<&games::SeatRow>| {
+                me.map(|me| {
+                    Ok::<_, ApiError>(SideView {
+                        seat: SeatView::from_row(me)?,
+                        points_taken_from_other: them.and_then(|t| {
+                            usize::try_from(t.seat)
+                                .ok()
+                                .and_then(|i| me.points_from().get(i).copied())
+                        }),
+                    })
+                })
+                .transpose()
+            };
+            Ok(SharedGame {
+                player: side(mine, theirs)?,
+                other: side(theirs, mine)?,
+                game: GameSummary::from_rows(game, &seats)?,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok(web::Json(Page::from_rows(
+        items,
+        page,
+        |g| g.game.id,
+        |g| g,
+    )))
+}

@@ -1,0 +1,248 @@
+//! `arbiter import PATH...`: bulk import of PGN4 files straight into the store.
+//!
+//! Files are read in batches; each batch is replayed on several threads while the previous
+//! batch is written in one transaction. Re-running is safe: games already stored are counted
+//! as duplicates (or rejected when their content differs).
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::archive::ingest::{prepare, PreparedGame, Submission};
+use crate::archive::AbortPreset;
+use crate::config::Settings;
+use crate::store::games::{self, StoreOutcome};
+use crate::store::{self, DbConnection};
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// PGN4 files, or directories searched recursively for `*.pgn4`.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Games per transaction.
+    #[arg(long, default_value_t = 1000)]
+    pub batch: usize,
+    /// Replay threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// One source: a label for messages (the file name) and the PGN4 text, or why it could not be
+/// read.
+pub type Source = (String, Result<String, String>);
+
+/// What an import did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ImportReport {
+    pub imported: u64,
+    pub duplicates: u64,
+    /// (source, reason)
+    pub rejected: Vec<(String, String)>,
+}
+
+impl ImportReport {
+    pub fn total(&self) -> u64 {
+        self.imported + self.duplicates + self.rejected.len() as u64
+    }
+}
+
+pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
+    let files = collect_files(&args.paths)?;
+    let mut conn = super::migrated_connection(&settings)?;
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(files.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} games ({per_sec}, eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let sources = files.iter().map(|path| {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"));
+        (path.display().to_string(), text)
+    });
+    let started = std::time::Instant::now();
+    let report = import_sources(
+        &mut conn,
+        sources,
+        settings.archive.abort_rule,
+        args.batch,
+        args.threads,
+        |n| progress.inc(n),
+    )?;
+    progress.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    for (source, reason) in &report.rejected {
+        println!("rejected {source}: {reason}");
+    }
+    println!(
+        "imported {}, duplicates {}, rejected {} ({} files in {seconds:.1} s, {:.0} games/s)",
+        report.imported,
+        report.duplicates,
+        report.rejected.len(),
+        report.total(),
+        report.total() as f64 / seconds.max(1e-9)
+    );
+    Ok(())
+}
+
+/// Every `*.pgn4` file under the paths (files named directly are taken whatever their name),
+/// in a stable order.
+pub fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+        if meta.is_dir() {
+            walk(path, &mut out)?;
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("cannot list {}", dir.display()))?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|x| x == "pgn4") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+type Prepared = (String, Result<PreparedGame, String>);
+
+/// Imports the sources in batches of `batch` games: replay on `threads` threads (0 = one per
+/// core), each batch written in one transaction while the next is replayed. `progress` gets the
+/// number of games finished after each batch.
+pub fn import_sources(
+    conn: &mut DbConnection,
+    sources: impl Iterator<Item = Source>,
+    preset: AbortPreset,
+    batch: usize,
+    threads: usize,
+    mut progress: impl FnMut(u64),
+) -> anyhow::Result<ImportReport> {
+    let batch = batch.max(1);
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let mut report = ImportReport::default();
+    let mut sources = sources.peekable();
+    let mut pending: Vec<Prepared> = Vec::new();
+    loop {
+        let chunk: Vec<Source> = sources.by_ref().take(batch).collect();
+        if chunk.is_empty() && pending.is_empty() {
+            break;
+        }
+        let to_write = std::mem::take(&mut pending);
+        let (prepared, written) = std::thread::scope(|scope| {
+            let replaying = scope.spawn(|| prepare_parallel(chunk, preset, threads));
+            let written = write_batch(conn, to_write);
+            (replaying.join(), written)
+        });
+        let finished = written.context("writing a batch of games")?;
+        progress(finished.total());
+        merge(&mut report, finished);
+        pending = prepared.map_err(|_| anyhow::anyhow!("a replay thread panicked"))?;
+    }
+    Ok(report)
+}
+
+fn merge(into: &mut ImportReport, part: ImportReport) {
+    into.imported += part.imported;
+    into.duplicates += part.duplicates;
+    into.rejected.extend(part.rejected);
+}
+
+fn prepare_parallel(chunk: Vec<Source>, preset: AbortPreset, threads: usize) -> Vec<Prepared> {
+    if chunk.is_empty() {
+        return Vec::new();
+    }
+    let per_thread = chunk.len().div_ceil(threads.max(1));
+    let mut parts: Vec<Vec<Source>> = Vec::new();
+    let mut chunk = chunk.into_iter().peekable();
+    while chunk.peek().is_some() {
+        parts.push(chunk.by_ref().take(per_thread).collect());
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| {
+                scope.spawn(move || {
+                    part.into_iter()
+                        .map(|(label, text)| {
+                            let prepared = text.and_then(|text| {
+                                prepare(Submission::from_pgn4(text), preset).map_err(|e| e.message)
+                            });
+                            (label, prepared)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![(
+                        "(batch)".to_string(),
+                        Err("replay thread panicked".to_string()),
+                    )]
+                })
+            })
+            .collect()
+    })
+}
+
+fn write_batch(conn: &mut DbConnection, batch: Vec<Prepared>) -> anyhow::Result<ImportReport> {
+    let mut report = ImportReport::default();
+    let mut labels = Vec::new();
+    let mut games_ok = Vec::new();
+    for (label, prepared) in batch {
+        match prepared {
+            Ok(game) => {
+                labels.push(label);
+                games_ok.push(game);
+            }
+            Err(reason) => report.rejected.push((label, reason)),
+        }
+    }
+    if games_ok.is_empty() {
+        return Ok(report);
+    }
+    let outcomes = games::insert_batch(conn, &games_ok, store::now())?;
+    for ((label, game), outcome) in labels.into_iter().zip(&games_ok).zip(outcomes) {
+        match outcome {
+            StoreOutcome::Created(_) => report.imported += 1,
+            StoreOutcome::Duplicate(_) => report.duplicates += 1,
+            StoreOutcome::Conflict(id) => report.rejected.push((
+                label,
+                format!(
+                    "game {} is already stored (id {id}) with different content",
+                    game.game.site_game_id
+                ),
+            )),
+        }
+    }
+    Ok(report)
+}

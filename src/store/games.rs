@@ -1,0 +1,524 @@
+//! The game archive: `games`, `game_seats`, `game_chat`, `game_events`.
+//!
+//! A game is identified by the site's game number (`games.site_game_id`, unique) and its
+//! content hash. Writing the same content again finds the stored game; different content under
+//! the same number is a conflict. A concurrent duplicate that loses the race on the unique key
+//! re-reads and is answered the same way.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+use super::connection::DbConnection;
+use super::schema::{game_chat, game_events, game_seats, games};
+use crate::archive::ingest::{PreparedGame, SeatColour};
+
+/// A multi-row insert on the backend's own connection (the multi-backend connection has no
+/// batch inserts). Runs inside the caller's transaction.
+macro_rules! insert_all {
+    ($conn:expr, $table:expr, $rows:expr) => {
+        match $conn {
+            DbConnection::Sqlite(c) => diesel::insert_into($table).values($rows).execute(c),
+            DbConnection::Postgres(c) => diesel::insert_into($table).values($rows).execute(c),
+        }
+    };
+}
+
+diesel::define_sql_function! {
+    /// SQLite: the rowid of this connection's last insert.
+    fn last_insert_rowid() -> diesel::sql_types::BigInt;
+}
+
+/// What storing a game did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreOutcome {
+    Created(i64),
+    /// The same content was already stored under this number.
+    Duplicate(i64),
+    /// Different content is stored under this number.
+    Conflict(i64),
+}
+
+impl StoreOutcome {
+    pub fn id(self) -> i64 {
+        match self {
+            StoreOutcome::Created(id)
+            | StoreOutcome::Duplicate(id)
+            | StoreOutcome::Conflict(id) => id,
+        }
+    }
+}
+
+/// A `games` row without the PGN4 text.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: i64,
+    pub site_game_id: String,
+    pub content_hash: String,
+    pub variant: String,
+    pub rule_variants: String,
+    pub time_control: String,
+    pub start_setup: String,
+    pub termination: String,
+    pub termination_text: String,
+    pub result_tag: String,
+    pub started_at: Option<NaiveDateTime>,
+    pub ended_at: Option<NaiveDateTime>,
+    pub played_at: NaiveDateTime,
+    pub plies: i32,
+    pub aborted: bool,
+    pub aborted_seat: Option<i16>,
+    pub aborted_ply: Option<i32>,
+    pub aborted_reason: Option<String>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = games, treat_none_as_default_value = false)]
+struct NewGame<'a> {
+    site_game_id: &'a str,
+    content_hash: &'a str,
+    variant: &'a str,
+    rule_variants: &'a str,
+    time_control: &'a str,
+    start_setup: &'a str,
+    termination: &'a str,
+    termination_text: &'a str,
+    result_tag: &'a str,
+    started_at: Option<NaiveDateTime>,
+    ended_at: Option<NaiveDateTime>,
+    played_at: NaiveDateTime,
+    plies: i32,
+    aborted: bool,
+    aborted_seat: Option<i16>,
+    aborted_ply: Option<i32>,
+    aborted_reason: Option<&'a str>,
+    pgn4: &'a str,
+    created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_seats, treat_none_as_default_value = false)]
+pub struct SeatRow {
+    pub game_id: i64,
+    pub seat: i16,
+    pub player: String,
+    pub rating_before: Option<i32>,
+    pub rating_after: Option<i32>,
+    pub device_fp: Option<String>,
+    pub network_fp: Option<String>,
+    pub points: i32,
+    pub team_result: Option<String>,
+    pub placement: i16,
+    pub elimination_ply: Option<i32>,
+    pub elimination_cause: Option<String>,
+    pub moves_made: i32,
+    pub points_from_red: i32,
+    pub points_from_blue: i32,
+    pub points_from_yellow: i32,
+    pub points_from_green: i32,
+}
+
+impl SeatRow {
+    pub fn points_from(&self) -> [i32; 4] {
+        [
+            self.points_from_red,
+            self.points_from_blue,
+            self.points_from_yellow,
+            self.points_from_green,
+        ]
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_chat, treat_none_as_default_value = false)]
+pub struct ChatLineRow {
+    pub game_id: i64,
+    pub idx: i32,
+    pub ply: i32,
+    pub sent_at: Option<NaiveDateTime>,
+    pub sender: String,
+    pub channel: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_events, treat_none_as_default_value = false)]
+pub struct EventRow {
+    pub game_id: i64,
+    pub idx: i32,
+    pub kind: String,
+    pub seat: i16,
+    pub ply: i32,
+    pub at: Option<NaiveDateTime>,
+}
+
+/// A stored game with everything that belongs to it.
+#[derive(Debug, Clone)]
+pub struct GameDetail {
+    pub game: GameRow,
+    pub pgn4: String,
+    pub seats: Vec<SeatRow>,
+    pub chat: Vec<ChatLineRow>,
+    pub events: Vec<EventRow>,
+}
+
+/// The id and content hash stored under a game number.
+pub fn find_by_site_id(
+    conn: &mut DbConnection,
+    site_game_id: &str,
+) -> QueryResult<Option<(i64, String)>> {
+    games::table
+        .filter(games::site_game_id.eq(site_game_id))
+        .select((games::id, games::content_hash))
+        .first(conn)
+        .optional()
+}
+
+fn judge(existing: (i64, String), hash: &str) -> StoreOutcome {
+    if existing.1 == hash {
+        StoreOutcome::Duplicate(existing.0)
+    } else {
+        StoreOutcome::Conflict(existing.0)
+    }
+}
+
+/// Stores one game in one transaction (idempotent on the game number and content hash).
+pub fn insert(
+    conn: &mut DbConnection,
+    game: &PreparedGame,
+    now: NaiveDateTime,
+) -> QueryResult<StoreOutcome> {
+    let site = game.game.site_game_id.as_str();
+    let hash = game.game.content_hash.as_str();
+    // Straight to the insert: the unique game number decides, and a duplicate (sequential or
+    // concurrent) re-reads the stored game. The transaction writes first, so a SQLite writer
+    // waits for the lock (busy timeout) instead of failing to upgrade a read.
+    match conn.transaction(|conn| insert_rows(conn, game, now)) {
+        Ok(id) => Ok(StoreOutcome::Created(id)),
+        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info)) => {
+            match find_by_site_id(conn, site)? {
+                Some(existing) => Ok(judge(existing, hash)),
+                None => Err(DieselError::DatabaseError(
+                    DatabaseErrorKind::UniqueViolation,
+                    info,
+                )),
+            }
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// Stores many games in one transaction (the bulk import). Games already stored, or repeated
+/// within the batch, come back as duplicates or conflicts.
+pub fn insert_batch(
+    conn: &mut DbConnection,
+    batch: &[PreparedGame],
+    now: NaiveDateTime,
+) -> QueryResult<Vec<StoreOutcome>> {
+    conn.transaction(|conn| {
+        // One look-up for the whole batch, then the batch's own repeats as they are written.
+        let mut known: std::collections::HashMap<String, (i64, String)> = Default::default();
+        let numbers: Vec<&str> = batch.iter().map(|g| g.game.site_game_id.as_str()).collect();
+        for chunk in numbers.chunks(500) {
+            let rows: Vec<(i64, String, String)> = games::table
+                .filter(games::site_game_id.eq_any(chunk))
+                .select((games::id, games::site_game_id, games::content_hash))
+                .load(conn)?;
+            for (id, site, hash) in rows {
+                known.insert(site, (id, hash));
+            }
+        }
+        let mut out = Vec::with_capacity(batch.len());
+        for game in batch {
+            let outcome = match known.get(&game.game.site_game_id) {
+                Some(existing) => judge(existing.clone(), &game.game.content_hash),
+                None => {
+                    let id = insert_rows(conn, game, now)?;
+                    known.insert(
+                        game.game.site_game_id.clone(),
+                        (id, game.game.content_hash.clone()),
+                    );
+                    StoreOutcome::Created(id)
+                }
+            };
+            out.push(outcome);
+        }
+        Ok(out)
+    })
+}
+
+fn insert_rows(
+    conn: &mut DbConnection,
+    prepared: &PreparedGame,
+    now: NaiveDateTime,
+) -> QueryResult<i64> {
+    let g = &prepared.game;
+    let new = NewGame {
+        site_game_id: &g.site_game_id,
+        content_hash: &g.content_hash,
+        variant: &g.variant,
+        rule_variants: &g.rule_variants,
+        time_control: &g.time_control,
+        start_setup: &g.start_setup,
+        termination: &g.termination,
+        termination_text: &g.termination_text,
+        result_tag: &g.result_tag,
+        started_at: g.started_at,
+        ended_at: g.ended_at,
+        played_at: g.played_at.unwrap_or(now),
+        plies: g.plies,
+        aborted: g.abort.is_some(),
+        aborted_seat: g.abort.map(|a| SeatColour::from_seat(a.seat).index()),
+        aborted_ply: g.abort.map(|a| i32::try_from(a.ply).unwrap_or(i32::MAX)),
+        aborted_reason: g.abort.map(|a| a.reason.as_str()),
+        pgn4: &g.pgn4,
+        created_at: now,
+    };
+    diesel::insert_into(games::table)
+        .values(&new)
+        .execute(conn)?;
+    let id: i64 = games::table
+        .filter(games::site_game_id.eq(&g.site_game_id))
+        .select(games::id)
+        .first(conn)?;
+    let seats: Vec<SeatRow> = prepared
+        .seats
+        .iter()
+        .map(|s| SeatRow {
+            game_id: id,
+            seat: s.seat.index(),
+            player: s.player.clone(),
+            rating_before: s.rating_before,
+            rating_after: s.rating_after,
+            device_fp: s.device_fp.clone(),
+            network_fp: s.network_fp.clone(),
+            points: s.points,
+            team_result: s.team_result.map(str::to_string),
+            placement: s.placement,
+            elimination_ply: s.elimination_ply,
+            elimination_cause: s.elimination_cause.map(str::to_string),
+            moves_made: s.moves_made,
+            points_from_red: s.points_from[0],
+            points_from_blue: s.points_from[1],
+            points_from_yellow: s.points_from[2],
+            points_from_green: s.points_from[3],
+        })
+        .collect();
+    insert_all!(conn, game_seats::table, &seats)?;
+    if !prepared.chat.is_empty() {
+        let chat: Vec<ChatLineRow> = prepared
+            .chat
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ChatLineRow {
+                game_id: id,
+                idx: i32::try_from(i).unwrap_or(i32::MAX),
+                ply: c.ply,
+                sent_at: c.sent_at,
+                sender: c.sender.clone(),
+                channel: c.channel.as_str().to_string(),
+                text: c.text.clone(),
+            })
+            .collect();
+        // Bounded statements: SQLite allows a limited number of bound parameters.
+        for chunk in chat.chunks(100) {
+            insert_all!(conn, game_chat::table, chunk)?;
+        }
+    }
+    if !prepared.events.is_empty() {
+        let events: Vec<EventRow> = prepared
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EventRow {
+                game_id: id,
+                idx: i32::try_from(i).unwrap_or(i32::MAX),
+                kind: e.kind.as_str().to_string(),
+                seat: e.seat.index(),
+                ply: e.ply,
+                at: e.at,
+            })
+            .collect();
+        for chunk in events.chunks(100) {
+            insert_all!(conn, game_events::table, chunk)?;
+        }
+    }
+    Ok(id)
+}
+
+/// One stored game with its seats, chat (in ply order) and events.
+pub fn get(conn: &mut DbConnection, id: i64) -> QueryResult<Option<GameDetail>> {
+    let Some((game, pgn4)) = games::table
+        .find(id)
+        .select((GameRow::as_select(), games::pgn4))
+        .first::<(GameRow, String)>(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let seats = game_seats::table
+        .filter(game_seats::game_id.eq(id))
+        .order(game_seats::seat.asc())
+        .select(SeatRow::as_select())
+        .load(conn)?;
+    let chat = game_chat::table
+        .filter(game_chat::game_id.eq(id))
+        .order((game_chat::ply.asc(), game_chat::idx.asc()))
+        .select(ChatLineRow::as_select())
+        .load(conn)?;
+    let events = game_events::table
+        .filter(game_events::game_id.eq(id))
+        .order((game_events::ply.asc(), game_events::idx.asc()))
+        .select(EventRow::as_select())
+        .load(conn)?;
+    Ok(Some(GameDetail {
+        game,
+        pgn4,
+        seats,
+        chat,
+        events,
+    }))
+}
+
+/// The stored PGN4 text of a game.
+pub fn pgn4(conn: &mut DbConnection, id: i64) -> QueryResult<Option<String>> {
+    games::table
+        .find(id)
+        .select(games::pgn4)
+        .first(conn)
+        .optional()
+}
+
+/// Archive filters; every one is optional.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    pub player: Option<String>,
+    /// A second player who must also have played.
+    pub with: Option<String>,
+    pub variant: Option<String>,
+    pub termination: Option<String>,
+    pub aborted: Option<bool>,
+    /// `played_at >= from`.
+    pub from: Option<NaiveDateTime>,
+    /// `played_at < to`.
+    pub to: Option<NaiveDateTime>,
+}
+
+/// One page of games, newest id first: at most `limit` games with id below `before_id`, each
+/// with its seats.
+pub fn list_page(
+    conn: &mut DbConnection,
+    filter: &GameFilter,
+    before_id: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<(GameRow, Vec<SeatRow>)>> {
+    let mut query = games::table.select(GameRow::as_select()).into_boxed();
+    if let Some(before) = before_id {
+        query = query.filter(games::id.lt(before));
+    }
+    for name in [&filter.player, &filter.with].into_iter().flatten() {
+        query = query.filter(
+            games::id.eq_any(
+                game_seats::table
+                    .filter(game_seats::player.eq(name.clone()))
+                    .select(game_seats::game_id),
+            ),
+        );
+    }
+    if let Some(variant) = &filter.variant {
+        query = query.filter(games::variant.eq(variant.clone()));
+    }
+    if let Some(termination) = &filter.termination {
+        query = query.filter(games::termination.eq(termination.clone()));
+    }
+    if let Some(aborted) = filter.aborted {
+        query = query.filter(games::aborted.eq(aborted));
+    }
+    if let Some(from) = filter.from {
+        query = query.filter(games::played_at.ge(from));
+    }
+    if let Some(to) = filter.to {
+        query = query.filter(games::played_at.lt(to));
+    }
+    let rows: Vec<GameRow> = query.order(games::id.desc()).limit(limit).load(conn)?;
+    with_seats(conn, rows)
+}
+
+fn with_seats(
+    conn: &mut DbConnection,
+    rows: Vec<GameRow>,
+) -> QueryResult<Vec<(GameRow, Vec<SeatRow>)>> {
+    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
+    let seats: Vec<SeatRow> = game_seats::table
+        .filter(game_seats::game_id.eq_any(&ids))
+        .order((game_seats::game_id.asc(), game_seats::seat.asc()))
+        .select(SeatRow::as_select())
+        .load(conn)?;
+    let mut by_game: std::collections::HashMap<i64, Vec<SeatRow>> =
+        std::collections::HashMap::new();
+    for seat in seats {
+        by_game.entry(seat.game_id).or_default().push(seat);
+    }
+    Ok(rows
+        .into_iter()
+        .map(|g| {
+            let seats = by_game.remove(&g.id).unwrap_or_default();
+            (g, seats)
+        })
+        .collect())
+}
+
+/// A player's record in the archive.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlayerSummary {
+    pub games: i64,
+    /// (variant, games), by variant name.
+    pub by_variant: Vec<(String, i64)>,
+    /// Games finished 1st, 2nd, 3rd, 4th.
+    pub placements: [i64; 4],
+    /// Games this player aborted.
+    pub aborted: i64,
+}
+
+pub fn player_summary(conn: &mut DbConnection, player: &str) -> QueryResult<PlayerSummary> {
+    let rows: Vec<(String, i16, i16, Option<i16>)> = game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::player.eq(player))
+        .select((
+            games::variant,
+            game_seats::placement,
+            game_seats::seat,
+            games::aborted_seat,
+        ))
+        .load(conn)?;
+    let mut summary = PlayerSummary::default();
+    let mut by_variant = std::collections::BTreeMap::<String, i64>::new();
+    for (variant, placement, seat, aborted_seat) in rows {
+        summary.games += 1;
+        *by_variant.entry(variant).or_default() += 1;
+        if let Some(slot) = usize::try_from(placement)
+            .ok()
+            .and_then(|p| p.checked_sub(1))
+            .and_then(|p| summary.placements.get_mut(p))
+        {
+            *slot += 1;
+        }
+        if aborted_seat == Some(seat) {
+            summary.aborted += 1;
+        }
+    }
+    summary.by_variant = by_variant.into_iter().collect();
+    Ok(summary)
+}
+
+/// Row counts of the four archive tables (games, seats, chat, events).
+pub fn count_rows(conn: &mut DbConnection) -> QueryResult<[i64; 4]> {
+    Ok([
+        games::table.count().get_result(conn)?,
+        game_seats::table.count().get_result(conn)?,
+        game_chat::table.count().get_result(conn)?,
+        game_events::table.count().get_result(conn)?,
+    ])
+}
