@@ -1,6 +1,6 @@
 //! Outcomes and qualifiers on real positions from the shared PGN4 games.
 
-#[path = "conduct_support.rs"]
+#[path = "common/conduct.rs"]
 mod support;
 
 use arbiter::conduct::*;

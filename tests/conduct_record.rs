@@ -1,6 +1,6 @@
 //! The incremental record equals the rebuilt one, whatever the order of arrival.
 
-#[path = "conduct_support.rs"]
+#[path = "common/conduct.rs"]
 mod support;
 
 use arbiter::conduct::*;

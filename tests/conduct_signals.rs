@@ -1,6 +1,6 @@
 //! Signals fire on habits and stay silent on single games, honest reconnects and one bad day.
 
-#[path = "conduct_support.rs"]
+#[path = "common/conduct.rs"]
 mod support;
 
 use arbiter::conduct::*;
