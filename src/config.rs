@@ -25,6 +25,17 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub log: LogSettings,
     pub archive: ArchiveSettings,
+    pub chat: ChatSettings,
+}
+
+/// When the chat analysis at ingest raises an automatic report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatSettings {
+    /// A line with a flag at or above this severity is reported on its own.
+    pub report_min_severity: crate::chat::Severity,
+    /// This many report-worthy lines by one sender in one game are reported (0 = never).
+    pub report_repeat_lines: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use utoipa::{Modify, OpenApi};
 use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
-use super::routes::{admin_tokens, chat, games, health, players, whoami};
+use super::routes::{admin_tokens, chat, flags, games, health, players, whoami};
 use crate::archive::ingest::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
 };
@@ -35,8 +35,10 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         games::list_games,
         games::get_game,
         games::export_pgn4,
+        flags::game_flags,
         players::player_summary,
         players::shared_games,
+        flags::player_flags,
     ),
     components(schemas(
         ErrorEnvelope,

@@ -12,6 +12,11 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::abort::{self, Abort, AbortPreset, TimeControl};
+use crate::chat::context::analyze_game_chat_in_context;
+use crate::chat::{
+    Analyzer, CategoryGroup, Channel, ChatLine, GameChatContext, Severity, Variant as ChatVariant,
+};
+use crate::config::ChatSettings;
 use crate::rules::game::{EliminationCause, GameEnd};
 use crate::rules::geometry::Seat;
 use crate::rules::piece::PieceKind;
@@ -313,10 +318,23 @@ pub struct PreparedGame {
     pub seats: Vec<SeatFacts>,
     pub chat: Vec<ChatRow>,
     pub events: Vec<EventRow>,
+    /// Chat analysis findings, one per flag (empty when the chat was not analysed).
+    pub flags: Vec<FlagFacts>,
+    /// Automatic reports raised by the chat analysis.
+    pub reports: Vec<ReportFacts>,
 }
 
-/// Validates the submission by replaying it and derives the stored facts.
+/// Validates the submission by replaying it and derives the stored facts (no chat analysis).
 pub fn prepare(submission: Submission, preset: AbortPreset) -> Result<PreparedGame, IngestError> {
+    prepare_with(submission, preset, None)
+}
+
+/// As [`prepare`], and analyses the chat against the same replay when `review` is given.
+pub fn prepare_with(
+    submission: Submission,
+    preset: AbortPreset,
+    review: Option<&ChatReview<'_>>,
+) -> Result<PreparedGame, IngestError> {
     let replay = replay::replay(&submission.pgn4).map_err(replay_error)?;
     let plies = replay.plies.len();
     let site_game_id = game_number(&submission, &replay)?;
@@ -360,7 +378,14 @@ pub fn prepare(submission: Submission, preset: AbortPreset) -> Result<PreparedGa
             channel: c.channel,
             text: c.text.clone(),
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let (flags, reports) = match review {
+        Some(review) if !chat.is_empty() => {
+            let context = chat_context(&replay, &variant, &tag("RuleVariants"));
+            review_chat(review, &context, &replay, &chat)
+        }
+        _ => (Vec::new(), Vec::new()),
+    };
     let events = submission
         .events
         .iter()
@@ -392,6 +417,8 @@ pub fn prepare(submission: Submission, preset: AbortPreset) -> Result<PreparedGa
         seats,
         chat,
         events,
+        flags,
+        reports,
     })
 }
 
@@ -869,4 +896,226 @@ mod tests {
         );
         assert!(date_tag("yesterday").is_none());
     }
+}
+
+/// What the ingest needs to analyse a game's chat: the shared analyser and the report
+/// thresholds.
+#[derive(Clone, Copy, Debug)]
+pub struct ChatReview<'a> {
+    pub analyzer: &'a Analyzer,
+    pub settings: &'a ChatSettings,
+}
+
+/// One `chat_flags` row, without the game id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlagFacts {
+    /// Index of the chat line in the submission (as `game_chat.idx`).
+    pub line_idx: i32,
+    pub ply: i32,
+    pub sender: String,
+    pub category: &'static str,
+    pub severity: &'static str,
+    pub span_start: i32,
+    pub span_end: i32,
+    pub rule: String,
+    pub explanation: String,
+    pub report_worthy: bool,
+    pub evidence_fen4: Option<String>,
+    pub evidence_finding: Option<String>,
+}
+
+/// One `automatic_reports` row, without id, game id and time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportFacts {
+    pub player: String,
+    /// `offensive_chat` or `ffa_chat`.
+    pub reason: &'static str,
+    /// 0..1.
+    pub score: f64,
+    pub summary: String,
+}
+
+pub const REPORT_SOURCE: &str = "chat_analysis";
+
+pub fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Low => "low",
+        Severity::Medium => "medium",
+        Severity::High => "high",
+        Severity::Critical => "critical",
+    }
+}
+
+fn severity_score(severity: Severity) -> f64 {
+    match severity {
+        Severity::Low => 0.25,
+        Severity::Medium => 0.5,
+        Severity::High => 0.75,
+        Severity::Critical => 1.0,
+    }
+}
+
+fn chat_context(replay: &Replay, variant: &str, rule_variants: &str) -> GameChatContext {
+    let variant = if replay.rules.scoring == Scoring::Teams {
+        ChatVariant::Teams
+    } else if variant.to_ascii_lowercase().contains("solo") {
+        ChatVariant::Solo
+    } else {
+        ChatVariant::Ffa
+    };
+    GameChatContext {
+        variant,
+        diplomacy: rule_variants.to_ascii_lowercase().contains("diplomacy"),
+        ended_at_ply: u32::try_from(replay.plies.len()).ok(),
+        ended_at_ms: None,
+    }
+}
+
+/// Spacing given to lines without a timestamp, so the rate rules only see real bursts.
+const UNTIMED_LINE_GAP_MS: u64 = 60_000;
+
+fn review_chat(
+    review: &ChatReview<'_>,
+    context: &GameChatContext,
+    replay: &Replay,
+    chat: &[ChatRow],
+) -> (Vec<FlagFacts>, Vec<ReportFacts>) {
+    let first_at = chat.iter().find_map(|c| c.sent_at);
+    let lines: Vec<ChatLine> = chat
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let time_ms = match (c.sent_at, first_at) {
+                (Some(at), Some(first)) => {
+                    u64::try_from((at - first).num_milliseconds()).unwrap_or(0)
+                }
+                _ => (i as u64).saturating_mul(UNTIMED_LINE_GAP_MS),
+            };
+            ChatLine {
+                ply: u32::try_from(c.ply).ok(),
+                time_ms,
+                sender: c.sender.clone(),
+                channel: match c.channel {
+                    ChatChannel::Game => Channel::Game,
+                    ChatChannel::Team => Channel::Team,
+                    ChatChannel::Spectator => Channel::Spectator,
+                },
+                text: c.text.clone(),
+            }
+        })
+        .collect();
+    let analysis = analyze_game_chat_in_context(review.analyzer, context, replay, &lines);
+    let mut flags = Vec::new();
+    for line in &analysis.lines {
+        let Some(row) = chat.get(line.index) else {
+            continue;
+        };
+        for flag in &line.analysis.flags {
+            flags.push(FlagFacts {
+                line_idx: i32::try_from(line.index).unwrap_or(i32::MAX),
+                ply: row.ply,
+                sender: row.sender.clone(),
+                category: flag.category.name(),
+                severity: severity_name(flag.severity),
+                span_start: i32::try_from(flag.span.start).unwrap_or(i32::MAX),
+                span_end: i32::try_from(flag.span.end).unwrap_or(i32::MAX),
+                rule: flag.rule.clone(),
+                explanation: flag.explanation.clone(),
+                report_worthy: flag.report_worthy,
+                evidence_fen4: flag.evidence.as_ref().map(|e| e.fen4.clone()),
+                evidence_finding: flag.evidence.as_ref().map(|e| e.finding.clone()),
+            });
+        }
+    }
+    let reports = automatic_reports(review.settings, &analysis.lines);
+    (flags, reports)
+}
+
+fn reason_of(group: CategoryGroup) -> &'static str {
+    match group {
+        CategoryGroup::RuleViolating => "ffa_chat",
+        CategoryGroup::Offensive | CategoryGroup::Spam => "offensive_chat",
+    }
+}
+
+/// The two report rules: one line with a flag at or above the configured severity, or at
+/// least the configured number of report-worthy lines by one sender. At most one report per
+/// sender and reason.
+fn automatic_reports(
+    settings: &ChatSettings,
+    lines: &[crate::chat::GameLineAnalysis],
+) -> Vec<ReportFacts> {
+    struct Tally {
+        player: String,
+        reason: &'static str,
+        severe: Option<(Severity, String)>,
+        worthy_lines: usize,
+    }
+    let mut tallies: Vec<Tally> = Vec::new();
+    for line in lines {
+        let mut counted: Vec<&'static str> = Vec::new();
+        for flag in &line.analysis.flags {
+            let group = flag.category.group();
+            if group == CategoryGroup::Spam {
+                continue;
+            }
+            let reason = reason_of(group);
+            let i = match tallies
+                .iter()
+                .position(|t| t.player == line.sender && t.reason == reason)
+            {
+                Some(i) => i,
+                None => {
+                    tallies.push(Tally {
+                        player: line.sender.clone(),
+                        reason,
+                        severe: None,
+                        worthy_lines: 0,
+                    });
+                    tallies.len() - 1
+                }
+            };
+            let tally = &mut tallies[i];
+            if flag.severity >= settings.report_min_severity
+                && tally
+                    .severe
+                    .as_ref()
+                    .is_none_or(|(s, _)| flag.severity > *s)
+            {
+                tally.severe = Some((flag.severity, flag.explanation.clone()));
+            }
+            if flag.report_worthy && !counted.contains(&reason) {
+                counted.push(reason);
+                tally.worthy_lines += 1;
+            }
+        }
+    }
+    let repeat = usize::try_from(settings.report_repeat_lines).unwrap_or(usize::MAX);
+    tallies
+        .into_iter()
+        .filter_map(|t| {
+            let repeated = repeat > 0 && t.worthy_lines >= repeat;
+            let (score, summary) = match (&t.severe, repeated) {
+                (Some((severity, why)), _) => (
+                    severity_score(*severity),
+                    format!(
+                        "{} chat line: {why} ({} report-worthy line(s) in this game)",
+                        severity_name(*severity),
+                        t.worthy_lines
+                    ),
+                ),
+                (None, true) => (
+                    (0.5 + 0.1 * t.worthy_lines as f64).min(1.0),
+                    format!("{} report-worthy chat lines in this game", t.worthy_lines),
+                ),
+                (None, false) => return None,
+            };
+            Some(ReportFacts {
+                player: t.player,
+                reason: t.reason,
+                score,
+                summary,
+            })
+        })
+        .collect()
 }

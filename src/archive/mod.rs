@@ -6,4 +6,6 @@ pub mod abort;
 pub mod ingest;
 
 pub use abort::{classify, Abort, AbortPreset, TimeControl};
-pub use ingest::{prepare, IngestError, PreparedGame, SeatColour, Submission};
+pub use ingest::{
+    prepare, prepare_with, ChatReview, IngestError, PreparedGame, SeatColour, Submission,
+};

@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::archive::ingest::{prepare, PreparedGame, Submission};
+use crate::archive::ingest::{prepare_with, ChatReview, PreparedGame, Submission};
 use crate::archive::AbortPreset;
 use crate::config::Settings;
 use crate::store::games::{self, StoreOutcome};
@@ -70,10 +70,16 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
         (path.display().to_string(), text)
     });
     let started = std::time::Instant::now();
-    let report = import_sources(
+    let analyzer = crate::chat::Analyzer::shared()?;
+    let review = ChatReview {
+        analyzer: &analyzer,
+        settings: &settings.chat,
+    };
+    let report = import_sources_with(
         &mut conn,
         sources,
         settings.archive.abort_rule,
+        Some(&review),
         args.batch,
         args.threads,
         |n| progress.inc(n),
@@ -138,6 +144,20 @@ pub fn import_sources(
     preset: AbortPreset,
     batch: usize,
     threads: usize,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<ImportReport> {
+    import_sources_with(conn, sources, preset, None, batch, threads, progress)
+}
+
+/// As [`import_sources`], analysing each game's chat with `review` (flags and automatic
+/// reports are written in the batch's transaction).
+pub fn import_sources_with(
+    conn: &mut DbConnection,
+    sources: impl Iterator<Item = Source>,
+    preset: AbortPreset,
+    review: Option<&ChatReview<'_>>,
+    batch: usize,
+    threads: usize,
     mut progress: impl FnMut(u64),
 ) -> anyhow::Result<ImportReport> {
     let batch = batch.max(1);
@@ -156,7 +176,7 @@ pub fn import_sources(
         }
         let to_write = std::mem::take(&mut pending);
         let (prepared, written) = std::thread::scope(|scope| {
-            let replaying = scope.spawn(|| prepare_parallel(chunk, preset, threads));
+            let replaying = scope.spawn(|| prepare_parallel(chunk, preset, review, threads));
             let written = write_batch(conn, to_write);
             (replaying.join(), written)
         });
@@ -174,7 +194,12 @@ fn merge(into: &mut ImportReport, part: ImportReport) {
     into.rejected.extend(part.rejected);
 }
 
-fn prepare_parallel(chunk: Vec<Source>, preset: AbortPreset, threads: usize) -> Vec<Prepared> {
+fn prepare_parallel(
+    chunk: Vec<Source>,
+    preset: AbortPreset,
+    review: Option<&ChatReview<'_>>,
+    threads: usize,
+) -> Vec<Prepared> {
     if chunk.is_empty() {
         return Vec::new();
     }
@@ -192,7 +217,8 @@ fn prepare_parallel(chunk: Vec<Source>, preset: AbortPreset, threads: usize) -> 
                     part.into_iter()
                         .map(|(label, text)| {
                             let prepared = text.and_then(|text| {
-                                prepare(Submission::from_pgn4(text), preset).map_err(|e| e.message)
+                                prepare_with(Submission::from_pgn4(text), preset, review)
+                                    .map_err(|e| e.message)
                             });
                             (label, prepared)
                         })

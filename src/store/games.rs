@@ -345,6 +345,7 @@ fn insert_rows(
             insert_all!(conn, game_events::table, chunk)?;
         }
     }
+    super::chat_flags::insert_for_game(conn, id, prepared, now)?;
     Ok(id)
 }
 

@@ -84,7 +84,48 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    chat_flags (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        line_idx -> Integer,
+        ply -> Integer,
+        sender -> Text,
+        category -> Text,
+        severity -> Text,
+        span_start -> Integer,
+        span_end -> Integer,
+        rule -> Text,
+        explanation -> Text,
+        report_worthy -> Bool,
+        evidence_fen4 -> Nullable<Text>,
+        evidence_finding -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    automatic_reports (id) {
+        id -> BigInt,
+        source -> Text,
+        player -> Text,
+        game_id -> BigInt,
+        reason -> Text,
+        score -> Double,
+        summary -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(chat_flags -> games (game_id));
+diesel::joinable!(automatic_reports -> games (game_id));
 diesel::joinable!(game_chat -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
-diesel::allow_tables_to_appear_in_same_query!(games, game_seats, game_chat, game_events);
+diesel::allow_tables_to_appear_in_same_query!(
+    games,
+    game_seats,
+    game_chat,
+    game_events,
+    chat_flags,
+    automatic_reports
+);

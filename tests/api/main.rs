@@ -3,6 +3,7 @@
 
 mod admin_tokens;
 mod chat_check;
+mod chat_flags;
 mod config_startup;
 mod errors;
 mod games;

@@ -86,8 +86,10 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/games",                       None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/games/1",                     None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/games/1/pgn4",                None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/games/1/flags",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/players/r1/summary",          None,                 ANY_AUTHENTICATED),
         row("GET",    "/api/v1/players/r1/games?with=b1",    None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/players/r1/flags",            None,                 ADMIN_ONLY),
     ]
 }
 

@@ -105,7 +105,15 @@ pub async fn ingest_game(
     body: GameBody,
 ) -> Result<HttpResponse, ApiError> {
     let preset = state.settings.archive.abort_rule;
-    let prepared = web::block(move || archive::prepare(body.0, preset)).await??;
+    let (analyzer, settings) = (state.chat.clone(), state.settings.clone());
+    let prepared = web::block(move || {
+        let review = archive::ChatReview {
+            analyzer: &analyzer,
+            settings: &settings.chat,
+        };
+        archive::prepare_with(body.0, preset, Some(&review))
+    })
+    .await??;
     let site_game_id = prepared.game.site_game_id.clone();
     let outcome = state
         .db(move |conn| games::insert(conn, &prepared, store::now()))
@@ -480,7 +488,7 @@ pub fn page_of_games(
     Ok(web::Json(Page::from_rows(items, page, |g| g.id, |g| g)))
 }
 
-fn game_not_found(id: i64) -> ApiError {
+pub fn game_not_found(id: i64) -> ApiError {
     ApiError::not_found("game_not_found", format!("No game has id {id}."))
 }
 

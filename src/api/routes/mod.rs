@@ -2,6 +2,7 @@
 
 pub mod admin_tokens;
 pub mod chat;
+pub mod flags;
 pub mod games;
 pub mod health;
 pub mod players;
@@ -34,6 +35,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .service(web::resource("/games/{id}").route(web::get().to(games::get_game)))
                 .service(web::resource("/games/{id}/pgn4").route(web::get().to(games::export_pgn4)))
+                .service(web::resource("/games/{id}/flags").route(web::get().to(flags::game_flags)))
+                .service(
+                    web::resource("/players/{name}/flags")
+                        .route(web::get().to(flags::player_flags)),
+                )
                 .service(
                     web::resource("/players/{name}/summary")
                         .route(web::get().to(players::player_summary)),

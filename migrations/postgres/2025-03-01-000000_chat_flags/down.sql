@@ -1,0 +1,2 @@
+DROP TABLE automatic_reports;
+DROP TABLE chat_flags;

@@ -1,0 +1,139 @@
+//! Chat analysis flags stored at ingest (admin role): per game and per player.
+
+use actix_web::web;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::api::auth::AdminCaller;
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::pagination::{Page, PageQuery};
+use crate::api::routes::games::game_not_found;
+use crate::api::state::AppState;
+use crate::store::chat_flags::{self, FlagWithText};
+
+/// Where a flag's position check was made.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlagEvidence {
+    /// The position at the line's ply, as FEN4.
+    pub fen4: String,
+    /// What the check found.
+    pub finding: Option<String>,
+}
+
+/// One finding of the chat analysis on one stored chat line.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlagView {
+    pub id: i64,
+    pub game_id: i64,
+    /// Index of the chat line in the game's chat log.
+    pub line_idx: i32,
+    /// Plies played when the line was sent.
+    pub ply: i32,
+    pub sender: String,
+    /// The chat line as sent.
+    pub text: String,
+    #[schema(example = "insult")]
+    pub category: String,
+    /// low, medium, high or critical.
+    #[schema(example = "high")]
+    pub severity: String,
+    /// Byte offsets of the matched text in `text`.
+    pub span_start: i32,
+    pub span_end: i32,
+    pub rule: String,
+    pub explanation: String,
+    pub report_worthy: bool,
+    pub evidence: Option<FlagEvidence>,
+}
+
+impl FlagView {
+    fn from_row((flag, text): FlagWithText) -> FlagView {
+        let evidence = flag.evidence_fen4.map(|fen4| FlagEvidence {
+            fen4,
+            finding: flag.evidence_finding,
+        });
+        FlagView {
+            id: flag.id,
+            game_id: flag.game_id,
+            line_idx: flag.line_idx,
+            ply: flag.ply,
+            sender: flag.sender,
+            text,
+            category: flag.category,
+            severity: flag.severity,
+            span_start: flag.span_start,
+            span_end: flag.span_end,
+            rule: flag.rule,
+            explanation: flag.explanation,
+            report_worthy: flag.report_worthy,
+            evidence,
+        }
+    }
+}
+
+/// The flags of one game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameFlags {
+    pub game_id: i64,
+    pub items: Vec<FlagView>,
+}
+
+/// The chat analysis flags of one game, in chat order.
+#[utoipa::path(get, path = "/api/v1/games/{id}/flags", tag = "games",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The game's flags", body = GameFlags),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+        (status = 404, description = "No such game", body = ErrorEnvelope),
+    ))]
+pub async fn game_flags(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<web::Json<GameFlags>, ApiError> {
+    let id = id.into_inner();
+    let rows = state
+        .db(move |conn| {
+            if !chat_flags::game_exists(conn, id)? {
+                return Ok(None);
+            }
+            chat_flags::for_game(conn, id).map(Some)
+        })
+        .await?
+        .ok_or_else(|| game_not_found(id))?;
+    Ok(web::Json(GameFlags {
+        game_id: id,
+        items: rows.into_iter().map(FlagView::from_row).collect(),
+    }))
+}
+
+/// The chat analysis flags on a player's lines, newest first.
+#[utoipa::path(get, path = "/api/v1/players/{name}/flags", tag = "games",
+    security(("bearer" = [])),
+    params(("name" = String, Path, description = "Player name"), PageQuery),
+    responses(
+        (status = 200, description = "One page of flags", body = Page<FlagView>),
+        (status = 400, description = "Bad limit or cursor", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+    ))]
+pub async fn player_flags(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> Result<web::Json<Page<FlagView>>, ApiError> {
+    let page = page.by_id()?;
+    let name = name.into_inner();
+    let rows = state
+        .db(move |conn| chat_flags::for_player_page(conn, &name, page.after_id, page.fetch_limit()))
+        .await?;
+    Ok(web::Json(Page::from_rows(
+        rows,
+        page,
+        |(f, _)| f.id,
+        FlagView::from_row,
+    )))
+}
