@@ -928,14 +928,14 @@ pub struct FlagFacts {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportFacts {
     pub player: String,
-    /// `offensive_chat` or `ffa_chat`.
+    /// `offensive_chat` or `rule_violating_chat` (the review queue's reason codes).
     pub reason: &'static str,
+    /// `severe_line` or `repeated_lines`.
+    pub rule: &'static str,
     /// 0..1.
     pub score: f64,
     pub summary: String,
 }
-
-pub const REPORT_SOURCE: &str = "chat_analysis";
 
 pub fn severity_name(severity: Severity) -> &'static str {
     match severity {
@@ -1033,7 +1033,7 @@ fn review_chat(
 
 fn reason_of(group: CategoryGroup) -> &'static str {
     match group {
-        CategoryGroup::RuleViolating => "ffa_chat",
+        CategoryGroup::RuleViolating => "rule_violating_chat",
         CategoryGroup::Offensive | CategoryGroup::Spam => "offensive_chat",
     }
 }
@@ -1095,8 +1095,9 @@ fn automatic_reports(
         .into_iter()
         .filter_map(|t| {
             let repeated = repeat > 0 && t.worthy_lines >= repeat;
-            let (score, summary) = match (&t.severe, repeated) {
+            let (rule, score, summary) = match (&t.severe, repeated) {
                 (Some((severity, why)), _) => (
+                    "severe_line",
                     severity_score(*severity),
                     format!(
                         "{} chat line: {why} ({} report-worthy line(s) in this game)",
@@ -1105,6 +1106,7 @@ fn automatic_reports(
                     ),
                 ),
                 (None, true) => (
+                    "repeated_lines",
                     (0.5 + 0.1 * t.worthy_lines as f64).min(1.0),
                     format!("{} report-worthy chat lines in this game", t.worthy_lines),
                 ),
@@ -1113,6 +1115,7 @@ fn automatic_reports(
             Some(ReportFacts {
                 player: t.player,
                 reason: t.reason,
+                rule,
                 score,
                 summary,
             })

@@ -1,13 +1,14 @@
 //! Chat analysis results stored at ingest: `chat_flags` (one row per flag on a chat line) and
-//! `automatic_reports` (what the flags raised). Both are written inside the game's ingest
-//! transaction by [`insert_for_game`].
+//! the automatic reports the flags raised (through [`super::automatic_reports`]). Both are
+//! written inside the game's ingest transaction by [`insert_for_game`].
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
-use super::schema::{automatic_reports, chat_flags, game_chat};
-use crate::archive::ingest::{PreparedGame, REPORT_SOURCE};
+use super::schema::{chat_flags, game_chat};
+use crate::archive::ingest::PreparedGame;
 
 /// A multi-row insert on the backend's own connection; runs inside the caller's transaction.
 macro_rules! insert_all {
@@ -37,18 +38,6 @@ struct NewFlag<'a> {
     evidence_finding: Option<&'a str>,
 }
 
-#[derive(Debug, Insertable)]
-#[diesel(table_name = automatic_reports)]
-struct NewReport<'a> {
-    source: &'a str,
-    player: &'a str,
-    game_id: i64,
-    reason: &'a str,
-    score: f64,
-    summary: &'a str,
-    created_at: NaiveDateTime,
-}
-
 /// A stored flag.
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
 #[diesel(table_name = chat_flags)]
@@ -67,20 +56,6 @@ pub struct FlagRow {
     pub report_worthy: bool,
     pub evidence_fen4: Option<String>,
     pub evidence_finding: Option<String>,
-}
-
-/// A stored automatic report.
-#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
-#[diesel(table_name = automatic_reports)]
-pub struct ReportRow {
-    pub id: i64,
-    pub source: String,
-    pub player: String,
-    pub game_id: i64,
-    pub reason: String,
-    pub score: f64,
-    pub summary: String,
-    pub created_at: NaiveDateTime,
 }
 
 /// Writes the game's flags and automatic reports. Called inside the ingest transaction, after
@@ -116,23 +91,21 @@ pub fn insert_for_game(
             insert_all!(conn, chat_flags::table, chunk)?;
         }
     }
-    if !prepared.reports.is_empty() {
-        let reports: Vec<NewReport<'_>> = prepared
-            .reports
-            .iter()
-            .map(|r| NewReport {
-                source: REPORT_SOURCE,
-                player: &r.player,
+    for report in &prepared.reports {
+        automatic_reports::insert(
+            conn,
+            &NewAutomaticReport {
+                source: AutomaticSource::ChatAnalysis,
+                player: &report.player,
                 game_id,
-                reason: r.reason,
-                score: r.score,
-                summary: &r.summary,
+                reason: report.reason,
+                rule: report.rule,
+                score: report.score,
+                summary: &report.summary,
+                supporting_games: &[],
                 created_at: now,
-            })
-            .collect();
-        for chunk in reports.chunks(100) {
-            insert_all!(conn, automatic_reports::table, chunk)?;
-        }
+            },
+        )?;
     }
     Ok(())
 }
@@ -174,15 +147,6 @@ pub fn for_player_page(
         query = query.filter(chat_flags::id.lt(before));
     }
     query.order(chat_flags::id.desc()).limit(limit).load(conn)
-}
-
-/// The automatic reports raised for one game, oldest first.
-pub fn reports_for_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<ReportRow>> {
-    automatic_reports::table
-        .filter(automatic_reports::game_id.eq(game_id))
-        .order(automatic_reports::id.asc())
-        .select(ReportRow::as_select())
-        .load(conn)
 }
 
 /// Whether a game is stored.

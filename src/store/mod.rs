@@ -6,6 +6,7 @@
 //! blocking; the HTTP layer runs them on the blocking thread pool.
 
 pub mod api_tokens;
+pub mod automatic_reports;
 pub mod chat_flags;
 pub mod connection;
 pub mod games;

@@ -110,15 +110,24 @@ diesel::table! {
         player -> Text,
         game_id -> BigInt,
         reason -> Text,
+        rule -> Text,
         score -> Double,
         summary -> Text,
         created_at -> Timestamp,
     }
 }
 
+diesel::table! {
+    automatic_report_games (report_id, game_id) {
+        report_id -> BigInt,
+        game_id -> BigInt,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(chat_flags -> games (game_id));
 diesel::joinable!(automatic_reports -> games (game_id));
+diesel::joinable!(automatic_report_games -> automatic_reports (report_id));
 diesel::joinable!(game_chat -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -127,5 +136,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_chat,
     game_events,
     chat_flags,
-    automatic_reports
+    automatic_reports,
+    automatic_report_games
 );

@@ -1,7 +1,7 @@
 //! Chat analysis at ingest: flags stored with the game, automatic reports, and the admin reads.
 
 use arbiter::api::auth::tokens::TokenRole;
-use arbiter::store::chat_flags::reports_for_game;
+use arbiter::store::automatic_reports::raised_by_game;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
@@ -128,7 +128,7 @@ async fn offensive_and_ffa_lines_are_flagged_and_reported_at_ingest() {
 
     // The severe line raised an automatic report in the same ingest.
     let mut conn = app.state.pool.get().expect("connection");
-    let reports = reports_for_game(&mut conn, id).expect("reports");
+    let reports = raised_by_game(&mut conn, id).expect("reports");
     let offensive = reports
         .iter()
         .find(|r| r.reason == "offensive_chat")
