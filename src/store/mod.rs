@@ -11,6 +11,7 @@ pub mod chat_flags;
 pub mod connection;
 pub mod games;
 pub mod migrations;
+pub mod modlog;
 pub mod schema;
 
 pub use connection::{

@@ -124,12 +124,157 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    players (id) {
+        id -> BigInt,
+        name -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    reports (id) {
+        id -> BigInt,
+        source -> Text,
+        reporter_id -> Nullable<BigInt>,
+        automatic_report_id -> Nullable<BigInt>,
+        reason -> Text,
+        message -> Nullable<Text>,
+        game_id -> Nullable<BigInt>,
+        score -> Nullable<Double>,
+        filed_at -> Timestamp,
+        updated_at -> Timestamp,
+        outcome -> Nullable<Text>,
+        decided_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    report_accused (report_id, player_id) {
+        report_id -> BigInt,
+        player_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    report_games (report_id, game_id) {
+        report_id -> BigInt,
+        game_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    cases (id) {
+        id -> BigInt,
+        accused_id -> BigInt,
+        reason -> Text,
+        status -> Text,
+        opened_at -> Timestamp,
+        updated_at -> Timestamp,
+        priority_base -> Double,
+        entry_count -> Integer,
+        claimed_by -> Nullable<BigInt>,
+        claimed_until -> Nullable<Timestamp>,
+        decided_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    case_reports (case_id, report_id) {
+        case_id -> BigInt,
+        report_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    sanctions (id) {
+        id -> BigInt,
+        player_id -> BigInt,
+        case_id -> Nullable<BigInt>,
+        kind -> Text,
+        reason -> Text,
+        ground -> Text,
+        starts_at -> Timestamp,
+        ends_at -> Nullable<Timestamp>,
+        lifted_at -> Nullable<Timestamp>,
+        reduced_until -> Nullable<Timestamp>,
+        issued_by -> BigInt,
+        note -> Text,
+    }
+}
+
+diesel::table! {
+    decisions (id) {
+        id -> BigInt,
+        case_id -> BigInt,
+        admin_id -> BigInt,
+        kind -> Text,
+        ground -> Nullable<Text>,
+        note -> Nullable<Text>,
+        sanction_id -> Nullable<BigInt>,
+        decided_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    appeals (id) {
+        id -> BigInt,
+        sanction_id -> BigInt,
+        player_id -> BigInt,
+        text -> Text,
+        filed_at -> Timestamp,
+        status -> Text,
+        decided_by -> Nullable<BigInt>,
+        decided_at -> Nullable<Timestamp>,
+        note -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    report_timeouts (id) {
+        id -> BigInt,
+        player_id -> BigInt,
+        step -> Integer,
+        starts_at -> Timestamp,
+        ends_at -> Timestamp,
+        case_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    modlog (id) {
+        id -> BigInt,
+        at -> Timestamp,
+        actor_kind -> Text,
+        actor -> Nullable<Text>,
+        kind -> Text,
+        subject -> Nullable<Text>,
+        case_id -> Nullable<BigInt>,
+        report_id -> Nullable<BigInt>,
+        sanction_id -> Nullable<BigInt>,
+        appeal_id -> Nullable<BigInt>,
+        why -> Nullable<Text>,
+        details -> Text,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(chat_flags -> games (game_id));
 diesel::joinable!(automatic_reports -> games (game_id));
 diesel::joinable!(automatic_report_games -> automatic_reports (report_id));
 diesel::joinable!(game_chat -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
+diesel::joinable!(reports -> games (game_id));
+diesel::joinable!(report_accused -> reports (report_id));
+diesel::joinable!(report_accused -> players (player_id));
+diesel::joinable!(report_games -> reports (report_id));
+diesel::joinable!(report_games -> games (game_id));
+diesel::joinable!(cases -> players (accused_id));
+diesel::joinable!(case_reports -> cases (case_id));
+diesel::joinable!(case_reports -> reports (report_id));
+diesel::joinable!(decisions -> cases (case_id));
+diesel::joinable!(appeals -> sanctions (sanction_id));
+diesel::joinable!(sanctions -> cases (case_id));
 diesel::allow_tables_to_appear_in_same_query!(
     games,
     game_seats,
@@ -137,5 +282,16 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_events,
     chat_flags,
     automatic_reports,
-    automatic_report_games
+    automatic_report_games,
+    players,
+    reports,
+    report_accused,
+    report_games,
+    cases,
+    case_reports,
+    sanctions,
+    decisions,
+    appeals,
+    report_timeouts,
+    modlog
 );

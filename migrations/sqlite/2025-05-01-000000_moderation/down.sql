@@ -1,0 +1,11 @@
+DROP TABLE modlog;
+DROP TABLE report_timeouts;
+DROP TABLE appeals;
+DROP TABLE decisions;
+DROP TABLE sanctions;
+DROP TABLE case_reports;
+DROP TABLE cases;
+DROP TABLE report_games;
+DROP TABLE report_accused;
+DROP TABLE reports;
+DROP TABLE players;

@@ -1,0 +1,104 @@
+//! The moderation log (`modlog`): append-only, one row per admin, player or automatic action.
+//! The table refuses updates and deletes (triggers on both backends); this module only appends
+//! and reads. Appends run inside the transaction of the action they record, so an action and
+//! its log line are written together or not at all.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::connection::DbConnection;
+use super::schema::modlog;
+
+/// Who acted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActorKind {
+    Player,
+    Admin,
+    /// The service itself (automatic reports, report timeouts).
+    System,
+}
+
+impl ActorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActorKind::Player => "player",
+            ActorKind::Admin => "admin",
+            ActorKind::System => "system",
+        }
+    }
+}
+
+/// A log line to append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewModlogEntry<'a> {
+    pub at: NaiveDateTime,
+    pub actor_kind: ActorKind,
+    /// The acting player's or admin's name; `None` for the system.
+    pub actor: Option<&'a str>,
+    /// What happened: `crate::moderation::AuditAction::kind()`.
+    pub kind: &'a str,
+    /// The player the action is about, by name.
+    pub subject: Option<&'a str>,
+    pub case_id: Option<i64>,
+    pub report_id: Option<i64>,
+    pub sanction_id: Option<i64>,
+    pub appeal_id: Option<i64>,
+    /// Why: the decision note, the report message, the rule that fired.
+    pub why: Option<&'a str>,
+    /// The whole action as JSON (the serialised `AuditAction`).
+    pub details: serde_json::Value,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = modlog)]
+struct ModlogInsert<'a> {
+    at: NaiveDateTime,
+    actor_kind: &'a str,
+    actor: Option<&'a str>,
+    kind: &'a str,
+    subject: Option<&'a str>,
+    case_id: Option<i64>,
+    report_id: Option<i64>,
+    sanction_id: Option<i64>,
+    appeal_id: Option<i64>,
+    why: Option<&'a str>,
+    details: String,
+}
+
+/// A stored log line.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = modlog)]
+pub struct ModlogRow {
+    pub id: i64,
+    pub at: NaiveDateTime,
+    pub actor_kind: String,
+    pub actor: Option<String>,
+    pub kind: String,
+    pub subject: Option<String>,
+    pub case_id: Option<i64>,
+    pub report_id: Option<i64>,
+    pub sanction_id: Option<i64>,
+    pub appeal_id: Option<i64>,
+    pub why: Option<String>,
+    pub details: String,
+}
+
+/// Appends one line. Runs inside the caller's transaction.
+pub fn append(conn: &mut DbConnection, entry: &NewModlogEntry<'_>) -> QueryResult<()> {
+    diesel::insert_into(modlog::table)
+        .values(ModlogInsert {
+            at: entry.at,
+            actor_kind: entry.actor_kind.as_str(),
+            actor: entry.actor,
+            kind: entry.kind,
+            subject: entry.subject,
+            case_id: entry.case_id,
+            report_id: entry.report_id,
+            sanction_id: entry.sanction_id,
+            appeal_id: entry.appeal_id,
+            why: entry.why,
+            details: entry.details.to_string(),
+        })
+        .execute(conn)?;
+    Ok(())
+}
