@@ -12,6 +12,7 @@ pub mod connection;
 pub mod games;
 pub mod migrations;
 pub mod modlog;
+pub mod players;
 pub mod schema;
 
 pub use connection::{
