@@ -36,6 +36,23 @@ pub struct ChatSettings {
     pub report_min_severity: crate::chat::Severity,
     /// This many report-worthy lines by one sender in one game are reported (0 = never).
     pub report_repeat_lines: u32,
+    /// The rolling window: how many of a sender's most recent games it holds (0 = off).
+    pub window_games: u32,
+    /// How many games of the window must hold report-worthy lines of one reason (0 = off).
+    pub window_min_games: u32,
+}
+
+/// Largest accepted `[chat] window_games`: the window is loaded at every ingest that flags a
+/// report-worthy line.
+pub const MAX_CHAT_WINDOW_GAMES: u32 = 1000;
+
+impl ChatSettings {
+    pub fn window_rule(&self) -> crate::chat::window::WindowRule {
+        crate::chat::window::WindowRule {
+            games: self.window_games,
+            min_games: self.window_min_games,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -176,6 +193,18 @@ impl Settings {
                 &format!("must be empty (disabled) or at least {MIN_PLAYER_SECRET_BYTES} bytes"),
             ));
         }
+        if self.chat.window_games > MAX_CHAT_WINDOW_GAMES {
+            return Err(bad(
+                "chat.window_games",
+                &format!("must be at most {MAX_CHAT_WINDOW_GAMES} (0 disables the window)"),
+            ));
+        }
+        if self.chat.window_games > 0 && self.chat.window_min_games > self.chat.window_games {
+            return Err(bad(
+                "chat.window_min_games",
+                "must not exceed chat.window_games (0 disables the window)",
+            ));
+        }
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
             return Err(bad(
                 "log.level",
@@ -281,6 +310,20 @@ mod tests {
     fn bad_database_url_rejected() {
         let err = Settings::from_toml_str("[database]\nurl = \"mysql://x\"\n").unwrap_err();
         assert!(err.to_string().contains("database.url"), "{err}");
+    }
+
+    #[test]
+    fn chat_window_is_validated() {
+        let s = Settings::defaults().expect("defaults");
+        assert_eq!((s.chat.window_games, s.chat.window_min_games), (10, 3));
+        let err = Settings::from_toml_str("[chat]\nwindow_games = 2\nwindow_min_games = 3\n")
+            .unwrap_err();
+        assert!(err.to_string().contains("chat.window_min_games"), "{err}");
+        let err = Settings::from_toml_str("[chat]\nwindow_games = 100000\n").unwrap_err();
+        assert!(err.to_string().contains("chat.window_games"), "{err}");
+        let off = Settings::from_toml_str("[chat]\nwindow_games = 0\nwindow_min_games = 5\n")
+            .expect("0 disables");
+        assert!(!off.chat.window_rule().enabled());
     }
 
     #[test]

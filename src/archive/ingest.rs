@@ -13,8 +13,10 @@ use utoipa::ToSchema;
 
 use super::abort::{self, Abort, AbortPreset, TimeControl};
 use crate::chat::context::analyze_game_chat_in_context;
+use crate::chat::window::{report_reason, WindowRule};
 use crate::chat::{
-    Analyzer, CategoryGroup, Channel, ChatLine, GameChatContext, Severity, Variant as ChatVariant,
+    Analyzer, Category, Channel, ChatLine, GameChatContext, Severity,
+    Variant as ChatVariant,
 };
 use crate::config::ChatSettings;
 use crate::rules::game::{EliminationCause, GameEnd};
@@ -322,6 +324,18 @@ pub struct PreparedGame {
     pub flags: Vec<FlagFacts>,
     /// Automatic reports raised by the chat analysis.
     pub reports: Vec<ReportFacts>,
+    /// The rolling-window check the store runs for this game's senders (none when the chat
+    /// was not analysed or no seated sender wrote a report-worthy line).
+    pub window: Option<WindowCheck>,
+}
+
+/// Which senders of a game the store checks against their recent games, and the rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowCheck {
+    pub rule: WindowRule,
+    /// Seated players with a report-worthy, reportable (non-spam) flag in this game; sorted,
+    /// so the store takes its per-player locks in one order.
+    pub senders: Vec<String>,
 }
 
 /// Validates the submission by replaying it and derives the stored facts (no chat analysis).
@@ -386,6 +400,7 @@ pub fn prepare_with(
         }
         _ => (Vec::new(), Vec::new()),
     };
+    let window = review.and_then(|review| window_check(review.settings, &flags, &seats));
     let events = submission
         .events
         .iter()
@@ -419,7 +434,31 @@ pub fn prepare_with(
         events,
         flags,
         reports,
+        window,
     })
+}
+
+fn window_check(
+    settings: &ChatSettings,
+    flags: &[FlagFacts],
+    seats: &[SeatFacts],
+) -> Option<WindowCheck> {
+    let rule = settings.window_rule();
+    if !rule.enabled() {
+        return None;
+    }
+    let mut senders: Vec<String> = flags
+        .iter()
+        .filter(|f| {
+            f.report_worthy
+                && Category::from_name(f.category).is_some_and(|c| report_reason(c).is_some())
+                && seats.iter().any(|s| s.player == f.sender)
+        })
+        .map(|f| f.sender.clone())
+        .collect();
+    senders.sort_unstable();
+    senders.dedup();
+    (!senders.is_empty()).then_some(WindowCheck { rule, senders })
 }
 
 fn to_i32(v: u32) -> i32 {
@@ -930,7 +969,8 @@ pub struct ReportFacts {
     pub player: String,
     /// `offensive_chat` or `rule_violating_chat` (the review queue's reason codes).
     pub reason: &'static str,
-    /// `severe_line` or `repeated_lines`.
+    /// `severe_line` or `repeated_lines` (the window rule is judged by the store, which sees
+    /// the player's other games).
     pub rule: &'static str,
     /// 0..1.
     pub score: f64,
@@ -1031,12 +1071,6 @@ fn review_chat(
     (flags, reports)
 }
 
-fn reason_of(group: CategoryGroup) -> &'static str {
-    match group {
-        CategoryGroup::RuleViolating => "rule_violating_chat",
-        CategoryGroup::Offensive | CategoryGroup::Spam => "offensive_chat",
-    }
-}
 
 /// The two report rules: one line with a flag at or above the configured severity, or at
 /// least the configured number of report-worthy lines by one sender. At most one report per
@@ -1055,11 +1089,9 @@ fn automatic_reports(
     for line in lines {
         let mut counted: Vec<&'static str> = Vec::new();
         for flag in &line.analysis.flags {
-            let group = flag.category.group();
-            if group == CategoryGroup::Spam {
+            let Some(reason) = report_reason(flag.category) else {
                 continue;
-            }
-            let reason = reason_of(group);
+            };
             let i = match tallies
                 .iter()
                 .position(|t| t.player == line.sender && t.reason == reason)

@@ -17,6 +17,7 @@ mod offensive;
 mod pii;
 pub mod spam;
 pub mod types;
+pub mod window;
 
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};

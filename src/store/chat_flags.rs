@@ -1,14 +1,18 @@
 //! Chat analysis results stored at ingest: `chat_flags` (one row per flag on a chat line) and
 //! the automatic reports the flags raised (through [`super::automatic_reports`]). Both are
-//! written inside the game's ingest transaction by [`insert_for_game`].
+//! written inside the game's ingest transaction by [`insert_for_game`], which also judges the
+//! rolling window ([`crate::chat::window`]) over each flagged sender's recent games.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
-use super::schema::{chat_flags, game_chat};
-use crate::archive::ingest::PreparedGame;
+use super::schema::automatic_reports as report_rows;
+use super::schema::{automatic_report_games, chat_flags, game_chat, game_seats, games};
+use crate::archive::ingest::{PreparedGame, WindowCheck};
+use crate::chat::window::{self, EarlierWindowReport, WindowGame};
+use crate::chat::Category;
 
 /// A multi-row insert on the backend's own connection; runs inside the caller's transaction.
 macro_rules! insert_all {
@@ -107,7 +111,152 @@ pub fn insert_for_game(
             },
         )?;
     }
+    if let Some(check) = &prepared.window {
+        raise_window_reports(conn, game_id, check, now)?;
+    }
     Ok(())
+}
+
+/// First key of the PostgreSQL advisory locks that serialise window decisions per player
+/// (the second is the hash of the name).
+const WINDOW_LOCK_KEY: i32 = 0x4357_494e;
+
+/// Judges the rolling window for every flagged sender of the game and stores the reports it
+/// raises (see [`crate::chat::window`] for when a report is raised and when not again).
+///
+/// The decision reads the player's recent games and earlier window reports, then writes: two
+/// concurrent ingests for one player must not both decide on the same evidence. SQLite
+/// transactions already hold the write lock here (the game rows are written); PostgreSQL
+/// takes a transaction-scoped advisory lock per player, in name order, and reads after it
+/// (read committed: each statement sees what the other ingest committed).
+fn raise_window_reports(
+    conn: &mut DbConnection,
+    game_id: i64,
+    check: &WindowCheck,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    for player in &check.senders {
+        if let DbConnection::Postgres(c) = conn {
+            diesel::sql_query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
+                .bind::<diesel::sql_types::Integer, _>(WINDOW_LOCK_KEY)
+                .bind::<diesel::sql_types::Text, _>(player)
+                .execute(c)?;
+        }
+        let games = recent_games(conn, player, check.rule.games)?;
+        let ids: Vec<i64> = games.iter().map(|g| g.game_id).collect();
+        let earlier = earlier_window_reports(conn, player, &ids)?;
+        for report in window::window_reports(check.rule, game_id, &games, &earlier) {
+            let summary = format!(
+                "report-worthy {} lines in {} of {player}'s last {} games ({} not in an \
+                 earlier window report)",
+                reason_words(report.reason),
+                report.supporting_games.len(),
+                report.window_len,
+                report.new_games
+            );
+            automatic_reports::insert(
+                conn,
+                &NewAutomaticReport {
+                    source: AutomaticSource::ChatAnalysis,
+                    player,
+                    game_id,
+                    reason: report.reason,
+                    rule: window::RULE,
+                    score: report.score,
+                    summary: &summary,
+                    supporting_games: &report.supporting_games,
+                    created_at: now,
+                },
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn reason_words(reason: &str) -> &'static str {
+    if reason == window::RULE_VIOLATING_CHAT {
+        "rule-violating chat"
+    } else {
+        "offensive chat"
+    }
+}
+
+/// The player's `limit` most recent games by played time (then id), each with the reasons
+/// for which the player's lines in it were report-worthy.
+fn recent_games(
+    conn: &mut DbConnection,
+    player: &str,
+    limit: u32,
+) -> QueryResult<Vec<WindowGame>> {
+    let rows: Vec<(i64, NaiveDateTime)> = game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::player.eq(player))
+        .order((games::played_at.desc(), games::id.desc()))
+        .limit(i64::from(limit))
+        .select((games::id, games::played_at))
+        .load(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
+    let flagged: Vec<(i64, String)> = chat_flags::table
+        .filter(chat_flags::game_id.eq_any(&ids))
+        .filter(chat_flags::sender.eq(player))
+        .filter(chat_flags::report_worthy.eq(true))
+        .select((chat_flags::game_id, chat_flags::category))
+        .distinct()
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(game_id, played_at)| {
+            let mut worthy_reasons: Vec<&'static str> = flagged
+                .iter()
+                .filter(|(g, _)| *g == game_id)
+                .filter_map(|(_, category)| Category::from_name(category))
+                .filter_map(window::report_reason)
+                .collect();
+            worthy_reasons.sort_unstable();
+            worthy_reasons.dedup();
+            WindowGame {
+                game_id,
+                played_at,
+                worthy_reasons,
+            }
+        })
+        .collect())
+}
+
+/// The player's earlier chat window reports, each with those of its games that are in
+/// `window` (the others cannot matter).
+fn earlier_window_reports(
+    conn: &mut DbConnection,
+    player: &str,
+    window: &[i64],
+) -> QueryResult<Vec<EarlierWindowReport>> {
+    let rows: Vec<(i64, String, i64)> = report_rows::table
+        .inner_join(automatic_report_games::table)
+        .filter(report_rows::player.eq(player))
+        .filter(report_rows::source.eq(AutomaticSource::ChatAnalysis.as_str()))
+        .filter(report_rows::rule.eq(window::RULE))
+        .filter(automatic_report_games::game_id.eq_any(window))
+        .order(report_rows::id.asc())
+        .select((
+            report_rows::id,
+            report_rows::reason,
+            automatic_report_games::game_id,
+        ))
+        .load(conn)?;
+    let mut out: Vec<(i64, EarlierWindowReport)> = Vec::new();
+    for (id, reason, game) in rows {
+        match out.last_mut() {
+            Some((last, report)) if *last == id => report.games.push(game),
+            _ => out.push((
+                id,
+                EarlierWindowReport {
+                    reason,
+                    games: vec![game],
+                },
+            )),
+        }
+    }
+    Ok(out.into_iter().map(|(_, r)| r).collect())
 }
 
 /// A flag with the text of its chat line.
