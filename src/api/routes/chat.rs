@@ -1,5 +1,5 @@
 //! `POST /api/v1/chat/check`: the live check of one chat line before a game server shows
-//! it, optionally judged against the game so far (PGN4).
+//! it, optionally judged against the game so far (PGN4) or an archived game at a ply.
 
 use actix_web::web;
 use serde::{Deserialize, Serialize};
@@ -9,10 +9,12 @@ use utoipa::ToSchema;
 use crate::api::auth::ServerCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
+use crate::api::routes::games::game_not_found;
 use crate::api::state::AppState;
 use crate::chat::context::{analyze_line_in_context, BoardContext, PositionCheck};
 use crate::chat::{self, Action, Flag, LineAnalysis, LineContext, Severity, Tense};
 use crate::rules::replay::{self, Replay, ReplayError};
+use crate::store::games;
 
 /// Longest line accepted, in characters.
 pub const MAX_TEXT_CHARS: usize = 500;
@@ -60,8 +62,16 @@ pub struct ChatCheckRequest {
     pub diplomacy: Option<bool>,
     /// The sender's seat, if the sender plays in the game.
     pub sender_seat: Option<SeatName>,
-    /// The game so far; the line's board mentions are checked against its last position.
+    /// The game so far; the line's board mentions are checked against its last position
+    /// (or the position at `ply`). Not together with `game_id`.
     pub pgn4: Option<String>,
+    /// An archived game (the id of `GET /api/v1/games/{id}`): its stored PGN4 is replayed and
+    /// the line judged as if that PGN4 had been given. Not together with `pgn4`.
+    #[schema(example = 42)]
+    pub game_id: Option<i64>,
+    /// Plies played when the line was sent, `0..=` the game's plies; default the end of the
+    /// game. Needs `game_id` or `pgn4`.
+    pub ply: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
@@ -142,17 +152,18 @@ pub struct ChatCheckResponse {
 }
 
 /// Checks one chat line: offensive language, personal information, spam within the line
-/// and, in FFA games, the FFA chat rules; with `pgn4`, board mentions are checked against
-/// the last position.
+/// and, in FFA games, the FFA chat rules; with `pgn4` or an archived `game_id`, board
+/// mentions are checked against the position at `ply` (default the last one).
 #[utoipa::path(post, path = "/api/v1/chat/check", tag = "chat",
     security(("bearer" = [])),
     request_body = ChatCheckRequest,
     responses(
         (status = 200, description = "Flags and the recommended action", body = ChatCheckResponse),
-        (status = 400, description = "Unreadable body", body = ErrorEnvelope),
+        (status = 400, description = "Unreadable body, `game_id` together with `pgn4`, or `ply` without a game", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not a game server", body = ErrorEnvelope),
-        (status = 422, description = "Text too long, or a PGN4 that does not replay", body = ErrorEnvelope),
+        (status = 404, description = "No archived game has `game_id`", body = ErrorEnvelope),
+        (status = 422, description = "Text too long, a PGN4 that does not replay, or `ply` beyond the game", body = ErrorEnvelope),
     ))]
 pub async fn check_line(
     _server: ServerCaller,
@@ -169,11 +180,52 @@ pub async fn check_line(
         ));
     }
     let analyzer = state.chat.clone();
-    let response = if request.pgn4.is_some() {
-        // Replaying a long game takes a while: off the async workers.
-        web::block(move || check(&analyzer, request)).await??
-    } else {
-        check(&analyzer, request)?
+    let response = match (request.game_id, &request.pgn4) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::BadRequest {
+                code: "conflicting_fields",
+                message: "Give either `game_id` (an archived game) or `pgn4` (the game so far), \
+                          not both."
+                    .to_string(),
+                details: json!({ "fields": ["game_id", "pgn4"] }),
+            })
+        }
+        (Some(id), None) => {
+            // The look-up and the replay share one trip to the blocking pool; the connection
+            // goes back to the pool before the replay.
+            let pool = state.pool.clone();
+            web::block(move || {
+                let stored = {
+                    let mut conn = pool.get()?;
+                    games::pgn4(&mut conn, id)?
+                };
+                let text = stored.ok_or_else(|| game_not_found(id))?;
+                let game = replay::replay(&text).map_err(|e| {
+                    ApiError::internal(format!("stored game {id} does not replay: {e}"))
+                })?;
+                check(&analyzer, request, Some(game))
+            })
+            .await??
+        }
+        (None, Some(text)) => {
+            // Replaying a long game takes a while: off the async workers.
+            let text = text.clone();
+            web::block(move || {
+                let game = replay::replay(&text).map_err(replay_error)?;
+                check(&analyzer, request, Some(game))
+            })
+            .await??
+        }
+        (None, None) => {
+            if request.ply.is_some() {
+                return Err(ApiError::BadRequest {
+                    code: "ply_without_game",
+                    message: "`ply` needs a game: give `game_id` or `pgn4` with it.".to_string(),
+                    details: json!({ "field": "ply", "needs": ["game_id", "pgn4"] }),
+                });
+            }
+            check(&analyzer, request, None)?
+        }
     };
     Ok(web::Json(response))
 }
@@ -181,19 +233,30 @@ pub async fn check_line(
 fn check(
     analyzer: &chat::Analyzer,
     request: ChatCheckRequest,
+    game: Option<Replay>,
 ) -> Result<ChatCheckResponse, ApiError> {
-    let game = match request.pgn4.as_deref() {
-        Some(text) => Some(replay::replay(text).map_err(replay_error)?),
-        None => None,
+    let plies = game.as_ref().map_or(0, |g| g.plies.len());
+    let ply = match request.ply {
+        Some(ply) if usize::try_from(ply).map_or(true, |p| p > plies) => {
+            return Err(ApiError::unprocessable(
+                "ply_out_of_range",
+                format!("`ply` is {ply}, but the game has {plies} plies: give 0 to {plies}."),
+                json!({ "field": "ply", "ply": ply, "min": 0, "max": plies }),
+            ));
+        }
+        Some(ply) => ply as usize,
+        None => plies,
     };
     let variant = match (request.variant, &game) {
         (Some(v), _) => variant(v),
         (None, Some(game)) => variant_of(game),
         (None, None) => chat::Variant::Ffa,
     };
-    let in_progress = request
-        .in_progress
-        .unwrap_or_else(|| game.as_ref().is_none_or(|g| g.game.end().is_none()));
+    // A line sent before the last ply was sent while the game was still being played.
+    let in_progress = request.in_progress.unwrap_or_else(|| {
+        game.as_ref()
+            .is_none_or(|g| ply < plies || g.game.end().is_none())
+    });
     let context = LineContext {
         variant,
         channel: match request.channel.unwrap_or(ChannelName::Game) {
@@ -206,7 +269,7 @@ fn check(
         position: None,
     };
     let board = game.as_ref().map(|game| {
-        let (position, ply) = chat::context::position_for(game, Some(u32::MAX));
+        let (position, ply) = chat::context::position_for(game, u32::try_from(ply).ok());
         BoardContext {
             position,
             ply,
