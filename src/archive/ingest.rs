@@ -15,8 +15,7 @@ use super::abort::{self, Abort, AbortPreset, TimeControl};
 use crate::chat::context::analyze_game_chat_in_context;
 use crate::chat::window::{report_reason, WindowRule};
 use crate::chat::{
-    Analyzer, Category, Channel, ChatLine, GameChatContext, Severity,
-    Variant as ChatVariant,
+    Analyzer, Category, Channel, ChatLine, GameChatContext, Severity, Variant as ChatVariant,
 };
 use crate::config::ChatSettings;
 use crate::rules::game::{EliminationCause, GameEnd};
@@ -1070,7 +1069,6 @@ fn review_chat(
     let reports = automatic_reports(review.settings, &analysis.lines);
     (flags, reports)
 }
-
 
 /// The two report rules: one line with a flag at or above the configured severity, or at
 /// least the configured number of report-worthy lines by one sender. At most one report per

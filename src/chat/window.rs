@@ -194,7 +194,11 @@ mod tests {
         assert_eq!(reports[0].supporting_games, vec![1, 3, 5]);
         assert_eq!(reports[0].new_games, 3);
         assert_eq!(reports[0].window_len, 5);
-        assert!((reports[0].score - 0.65).abs() < 1e-9, "{}", reports[0].score);
+        assert!(
+            (reports[0].score - 0.65).abs() < 1e-9,
+            "{}",
+            reports[0].score
+        );
     }
 
     #[test]

@@ -183,11 +183,7 @@ fn reason_words(reason: &str) -> &'static str {
 
 /// The player's `limit` most recent games by played time (then id), each with the reasons
 /// for which the player's lines in it were report-worthy.
-fn recent_games(
-    conn: &mut DbConnection,
-    player: &str,
-    limit: u32,
-) -> QueryResult<Vec<WindowGame>> {
+fn recent_games(conn: &mut DbConnection, player: &str, limit: u32) -> QueryResult<Vec<WindowGame>> {
     let rows: Vec<(i64, NaiveDateTime)> = game_seats::table
         .inner_join(games::table)
         .filter(game_seats::player.eq(player))

@@ -158,7 +158,7 @@ async fn oversized_text_and_bad_input() {
     check(&app, &server, json!({ "text": wide })).await;
 
     let response = app
-        .post_json(PATH, Some(&server), &json!({ "text": "hi", "game_id": 7 }))
+        .post_json(PATH, Some(&server), &json!({ "text": "hi", "game_ply": 7 }))
         .await;
     response.assert_error(400, "invalid_json");
     let response = app
@@ -189,4 +189,126 @@ async fn broken_pgn4_is_422_with_its_place() {
         .await;
     let error = response.assert_error(422, "illegal_move");
     assert_eq!(error["details"]["ply"], 0, "{error}");
+}
+
+/// Stores the whole real game and returns its archive id.
+async fn archived_game(app: &TestApp) -> i64 {
+    let server = app.token(TokenRole::Server, "eu-1");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+    );
+    let text = std::fs::read_to_string(path).expect("game record");
+    let stored = app
+        .post_json("/api/v1/games", Some(&server), &json!({ "pgn4": text }))
+        .await;
+    assert_eq!(stored.status, 201, "{}", stored.text());
+    stored.json()["id"].as_i64().expect("id")
+}
+
+#[actix_web::test]
+async fn archived_game_at_a_ply_is_judged_like_its_pgn4() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    let id = archived_game(&app).await;
+    let text = "blue, Bxh2 now";
+
+    let by_id = check(
+        &app,
+        &server,
+        json!({ "text": text, "game_id": id, "ply": 60, "sender_seat": "yellow" }),
+    )
+    .await;
+    let suggestion = flag(&by_id, "move_suggestion").unwrap_or_else(|| panic!("{by_id}"));
+    assert_eq!(suggestion["report_worthy"], true, "{by_id}");
+    assert_eq!(suggestion["evidence"]["ply"], 60, "{by_id}");
+    assert_eq!(by_id["position"]["move_legal_for_other"], true, "{by_id}");
+    // At ply 60 the game was still being played: the FFA rules apply and the line is blocked.
+    assert_eq!(by_id["action"], "block", "{by_id}");
+
+    // The same position as the record cut at ply 60, given as PGN4.
+    let by_pgn4 = check(
+        &app,
+        &server,
+        json!({ "text": text, "pgn4": pgn4_at_ply_60(), "sender_seat": "yellow" }),
+    )
+    .await;
+    assert_eq!(by_id["position"], by_pgn4["position"]);
+    assert_eq!(
+        suggestion["evidence"],
+        flag(&by_pgn4, "move_suggestion").expect("flag")["evidence"]
+    );
+
+    // Without `ply`: the end of the game, which is over, so there is nothing to suggest.
+    let at_end = check(
+        &app,
+        &server,
+        json!({ "text": text, "game_id": id, "sender_seat": "yellow" }),
+    )
+    .await;
+    assert_ne!(at_end["position"]["ply"], 60, "{at_end}");
+    assert_ne!(at_end["action"], "block", "{at_end}");
+}
+
+#[actix_web::test]
+async fn game_id_errors_name_the_fields() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    let id = archived_game(&app).await;
+
+    let missing = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "Qe7", "game_id": id + 1000 }),
+        )
+        .await;
+    let error = missing.assert_error(404, "game_not_found");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&(id + 1000).to_string())),
+        "{error}"
+    );
+
+    let both = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "Qe7", "game_id": id, "pgn4": pgn4_at_ply_60() }),
+        )
+        .await;
+    let error = both.assert_error(400, "conflicting_fields");
+    assert_eq!(
+        error["details"]["fields"],
+        json!(["game_id", "pgn4"]),
+        "{error}"
+    );
+
+    let beyond = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "Qe7", "game_id": id, "ply": 100000 }),
+        )
+        .await;
+    let error = beyond.assert_error(422, "ply_out_of_range");
+    assert_eq!(error["details"]["field"], "ply");
+    assert_eq!(error["details"]["min"], 0);
+    let max = error["details"]["max"].as_u64().expect("max");
+    assert!(max > 60, "{error}");
+    // The last ply itself is in range.
+    let last = check(
+        &app,
+        &server,
+        json!({ "text": "Qe7", "game_id": id, "ply": max }),
+    )
+    .await;
+    assert!(last["action"].is_string(), "{last}");
+
+    let no_game = app
+        .post_json(PATH, Some(&server), &json!({ "text": "Qe7", "ply": 3 }))
+        .await;
+    let error = no_game.assert_error(400, "ply_without_game");
+    assert_eq!(error["details"]["field"], "ply");
 }

@@ -73,7 +73,11 @@ async fn third_bad_game_in_the_window_raises_one_report_listing_every_game() {
     let g3 = ingest(&app, &server, &game(3, true, None)).await;
     // Each game alone is below the per-game rules, and two bad games are below the window.
     for id in [g1, g2, g3] {
-        assert!(reports_of(&app, id).is_empty(), "{:?}", reports_of(&app, id));
+        assert!(
+            reports_of(&app, id).is_empty(),
+            "{:?}",
+            reports_of(&app, id)
+        );
     }
     let g4 = ingest(&app, &server, &game(4, true, None)).await;
     let window = window_reports(&app);
@@ -84,14 +88,21 @@ async fn third_bad_game_in_the_window_raises_one_report_listing_every_game() {
     assert_eq!(report.reason, "offensive_chat");
     assert_eq!(report.source, "chat_analysis");
     assert!(report.score >= 0.5 && report.score <= 1.0, "{report:?}");
-    assert!(report.summary.contains("3 of Spaksi's last 4 games"), "{report:?}");
+    assert!(
+        report.summary.contains("3 of Spaksi's last 4 games"),
+        "{report:?}"
+    );
     assert_eq!(games_of(&app, report.id), vec![g1, g3, g4]);
     // The window report is the only report of game 4.
     assert_eq!(reports_of(&app, g4).len(), 1);
 
     // The next bad game adds one new game: no second report.
     let g5 = ingest(&app, &server, &game(5, true, None)).await;
-    assert!(reports_of(&app, g5).is_empty(), "{:?}", reports_of(&app, g5));
+    assert!(
+        reports_of(&app, g5).is_empty(),
+        "{:?}",
+        reports_of(&app, g5)
+    );
     let g6 = ingest(&app, &server, &game(6, true, None)).await;
     assert!(reports_of(&app, g6).is_empty());
     assert_eq!(window_reports(&app).len(), 1);
@@ -110,7 +121,11 @@ async fn one_bad_game_among_many_raises_no_window_report() {
     for n in 1..=8 {
         ingest(&app, &server, &game(n, n == 4, None)).await;
     }
-    assert!(window_reports(&app).is_empty(), "{:?}", window_reports(&app));
+    assert!(
+        window_reports(&app).is_empty(),
+        "{:?}",
+        window_reports(&app)
+    );
     let mut conn = app.state.pool.get().expect("connection");
     let all: i64 = automatic_reports::table
         .count()

@@ -56,7 +56,8 @@ pub struct ChatCheckRequest {
     pub variant: Option<VariantName>,
     /// Default `game`.
     pub channel: Option<ChannelName>,
-    /// Whether the game is still being played; default true (false when `pgn4` has ended).
+    /// Whether the game is still being played; default true (false when the given game had
+    /// ended at `ply`).
     pub in_progress: Option<bool>,
     /// Diplomacy games allow negotiation; default false.
     pub diplomacy: Option<bool>,
@@ -69,8 +70,8 @@ pub struct ChatCheckRequest {
     /// the line judged as if that PGN4 had been given. Not together with `pgn4`.
     #[schema(example = 42)]
     pub game_id: Option<i64>,
-    /// Plies played when the line was sent, `0..=` the game's plies; default the end of the
-    /// game. Needs `game_id` or `pgn4`.
+    /// Plies played when the line was sent, from 0 to the game's number of plies; default the
+    /// end of the game. Needs `game_id` or `pgn4`.
     pub ply: Option<u32>,
 }
 
