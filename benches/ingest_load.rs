@@ -4,6 +4,7 @@
 //! In-process server on an ephemeral port with a fresh SQLite file (default), or PostgreSQL:
 //!   cargo bench --bench ingest_load -- --games 5000 --concurrency 16
 //!   cargo bench --bench ingest_load -- --database-url postgres://postgres@127.0.0.1:5432/db
+//!   cargo bench --bench ingest_load -- --offensive-every 4   (a report-worthy line every 4th game)
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
 
@@ -28,6 +29,8 @@ struct Options {
     url: Option<String>,
     token: Option<String>,
     database_url: Option<String>,
+    /// Every Nth game's first line is report-worthy (0: all lines clean).
+    offensive_every: usize,
 }
 
 fn options() -> Options {
@@ -37,6 +40,7 @@ fn options() -> Options {
         url: None,
         token: None,
         database_url: None,
+        offensive_every: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -50,6 +54,9 @@ fn options() -> Options {
             "--url" => o.url = value,
             "--token" => o.token = value,
             "--database-url" => o.database_url = value,
+            "--offensive-every" => {
+                o.offensive_every = value.and_then(|v| v.parse().ok()).unwrap_or(0)
+            }
             // `cargo bench` passes `--bench`.
             _ => {
                 i += 1;
@@ -92,7 +99,7 @@ fn start_server(database_url: Option<String>, dir: &std::path::Path) -> (SocketA
     (addr, token)
 }
 
-fn body(games: &[String], i: usize) -> String {
+fn body(games: &[String], i: usize, offensive_every: usize) -> String {
     let (number, text) = common::replicated(games, i);
     let names: Vec<String> = match pgn4::parse(&text) {
         Ok(pgn) => ["Red", "Blue", "Yellow", "Green"]
@@ -101,10 +108,17 @@ fn body(games: &[String], i: usize) -> String {
             .collect(),
         Err(_) => vec![String::new(); 4],
     };
+    // Report-worthy (harassment) but below the per-game rules: exercises the rolling window.
+    let offensive = offensive_every > 0 && i.is_multiple_of(offensive_every);
     let chat: Vec<_> = (0..20)
         .map(|k| {
+            let text = if k == 0 && offensive {
+                "learn to play noob".to_string()
+            } else {
+                format!("message {k} of game {number}")
+            };
             json!({ "ply": k, "at": "2026-06-07T18:00:00Z", "sender": names[k % 4],
-                    "channel": "game", "text": format!("message {k} of game {number}") })
+                    "channel": "game", "text": text })
         })
         .collect();
     let seats: Vec<_> = ["red", "blue", "yellow", "green"]
@@ -179,7 +193,11 @@ fn main() {
         _ => start_server(o.database_url.clone(), dir.path()),
     };
     // Bodies are built before timing.
-    let bodies: Arc<Vec<String>> = Arc::new((0..o.games).map(|i| body(&games, i)).collect());
+    let bodies: Arc<Vec<String>> = Arc::new(
+        (0..o.games)
+            .map(|i| body(&games, i, o.offensive_every))
+            .collect(),
+    );
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
     let workers: Vec<_> = (0..o.concurrency)
