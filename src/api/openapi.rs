@@ -7,7 +7,9 @@ use utoipa::{Modify, OpenApi};
 use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
-use super::routes::{admin_tokens, chat, flags, games, health, players, whoami};
+use super::routes::{
+    admin_queue, admin_tokens, chat, flags, games, health, modlog, players, whoami,
+};
 use crate::archive::ingest::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
 };
@@ -39,6 +41,10 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         players::player_summary,
         players::shared_games,
         flags::player_flags,
+        admin_queue::list_cases,
+        admin_queue::get_case,
+        admin_queue::list_appeals,
+        modlog::list_modlog,
     ),
     components(schemas(
         ErrorEnvelope,
@@ -60,6 +66,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         (name = "admin", description = "Administration (admin role)"),
         (name = "chat", description = "Chat analysis (server role)"),
         (name = "games", description = "The game archive: ingest, queries, player records"),
+        (name = "moderation", description = "Review queue, cases, appeals and the moderation log (admin role)"),
     )
 )]
 pub struct ApiDoc;

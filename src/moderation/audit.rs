@@ -130,6 +130,25 @@ impl AuditAction {
         }
     }
 
+    /// Every [`AuditAction::kind`] value, in declaration order: what a log filter may ask for.
+    pub const KINDS: [&'static str; 15] = [
+        "report_filed",
+        "report_merged",
+        "automatic_report",
+        "report_refused_rate_limit",
+        "case_opened",
+        "case_claimed",
+        "claim_expired",
+        "claim_released",
+        "decision",
+        "sanction_created",
+        "sanction_reduced",
+        "sanction_lifted",
+        "report_timeout",
+        "appeal_filed",
+        "appeal_decided",
+    ];
+
     /// The tag value, e.g. "case_claimed", for a log's `kind` column.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -180,6 +199,92 @@ mod tests {
         assert_eq!(json["actor"]["type"], "admin");
         assert_eq!(json["at"], "2024-06-01T12:00:00Z");
         assert_eq!(entry.action.kind(), "case_claimed");
+    }
+
+    #[test]
+    fn kinds_lists_every_action_once() {
+        let (case, admin, player) = (CaseId(1), PlayerId(2), PlayerId(3));
+        let (sanction, appeal, report) = (SanctionId(4), AppealId(5), ReportId(6));
+        let every = [
+            AuditAction::ReportFiled {
+                report,
+                reporter: player,
+                accused: vec![],
+                reason: ReportReason::Other,
+                game: None,
+            },
+            AuditAction::ReportMerged {
+                report,
+                added_games: vec![],
+                added_accused: vec![],
+            },
+            AuditAction::AutomaticReport {
+                report,
+                source: ReportSource::ChatAnalysis,
+                accused: vec![],
+                reason: ReportReason::OffensiveChat,
+                score: 0.5,
+                game: None,
+            },
+            AuditAction::ReportRefusedRateLimit {
+                reporter: player,
+                retry_at: t0(),
+            },
+            AuditAction::CaseOpened {
+                case,
+                accused: player,
+                reason: ReportReason::Other,
+            },
+            AuditAction::CaseClaimed {
+                case,
+                admin,
+                until: t0(),
+            },
+            AuditAction::ClaimExpired {
+                case,
+                admin,
+                expired_at: t0(),
+            },
+            AuditAction::ClaimReleased { case, admin },
+            AuditAction::Decision {
+                case,
+                admin,
+                kind: DecisionKind::Warn,
+                ground: None,
+                evidence_games: vec![],
+            },
+            AuditAction::SanctionCreated {
+                sanction,
+                case: None,
+                player,
+                kind: SanctionKind::ChatBan,
+                duration: SanctionDuration::Permanent,
+                ends_at: None,
+            },
+            AuditAction::SanctionReduced {
+                sanction,
+                new_end: t0(),
+            },
+            AuditAction::SanctionLifted { sanction },
+            AuditAction::ReportTimeout {
+                player,
+                level: 1,
+                starts_at: t0(),
+                until: t0(),
+            },
+            AuditAction::AppealFiled {
+                appeal,
+                sanction,
+                appellant: player,
+            },
+            AuditAction::AppealDecided {
+                appeal,
+                sanction,
+                decision: AppealDecision::Uphold,
+            },
+        ];
+        let kinds: Vec<&str> = every.iter().map(AuditAction::kind).collect();
+        assert_eq!(kinds, AuditAction::KINDS);
     }
 
     #[test]

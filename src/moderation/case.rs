@@ -115,11 +115,6 @@ pub fn case_priority(facts: &CaseFacts, now: DateTime<Utc>, policy: &ModerationP
         }
     }
     let accuracy_sum: f64 = reporters.values().sum();
-    let age_hours = now
-        .signed_duration_since(facts.opened_at)
-        .max(TimeDelta::zero())
-        .num_seconds() as f64
-        / 3600.0;
 
     let fractions = [
         (
@@ -149,7 +144,7 @@ pub fn case_priority(facts: &CaseFacts, now: DateTime<Utc>, policy: &ModerationP
         (
             "age",
             p.age_weight,
-            saturate(age_hours, f64::from(p.age_saturation_hours)),
+            age_fraction(facts.opened_at, now, policy),
         ),
     ];
     let parts: Vec<PriorityPart> = fractions
@@ -164,6 +159,50 @@ pub fn case_priority(facts: &CaseFacts, now: DateTime<Utc>, policy: &ModerationP
         score: total.round().clamp(0.0, 100.0) as u8,
         parts,
     }
+}
+
+/// How far a case opened at `opened_at` has aged by `now`: hours open over
+/// `age_saturation_hours`, in 0..=1 (a future opening counts as zero).
+fn age_fraction(opened_at: DateTime<Utc>, now: DateTime<Utc>, policy: &ModerationPolicy) -> f64 {
+    let age_hours = now
+        .signed_duration_since(opened_at)
+        .max(TimeDelta::zero())
+        .num_seconds() as f64
+        / 3600.0;
+    saturate(age_hours, f64::from(policy.priority.age_saturation_hours))
+}
+
+/// The age part of a case's priority at `now`: `age_weight * min(hours open / saturation, 1)`.
+/// Never more than [`max_age_points`].
+pub fn age_points(opened_at: DateTime<Utc>, now: DateTime<Utc>, policy: &ModerationPolicy) -> f64 {
+    safe_weight(policy.priority.age_weight) * age_fraction(opened_at, now, policy)
+}
+
+/// The most the age part can add: what a queue reader may assume about a case it has not read.
+pub fn max_age_points(policy: &ModerationPolicy) -> f64 {
+    safe_weight(policy.priority.age_weight)
+}
+
+/// The stored part of a case's priority: [`case_priority`]'s unrounded total without its age
+/// part. Writers keep `cases.priority_base` equal to this.
+pub fn priority_base(priority: &Priority) -> f64 {
+    priority
+        .parts
+        .iter()
+        .filter(|part| part.name != "age")
+        .map(|part| part.points)
+        .sum()
+}
+
+/// A case's queue priority at `now` from its stored base: the base plus the age part. Equals
+/// the unrounded total of [`case_priority`] at `now` when `base` is [`priority_base`] of it.
+pub fn priority_with_age(
+    base: f64,
+    opened_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+    policy: &ModerationPolicy,
+) -> f64 {
+    base + age_points(opened_at, now, policy)
 }
 
 /// `value / cap`, limited to 0..=1; a non-positive cap counts as reached.
@@ -459,6 +498,41 @@ mod tests {
                 prop_assert!(a.points + 1e-12 >= b.points, "{} fell", a.name);
             }
         }
+    }
+
+    #[test]
+    fn stored_base_plus_age_at_read_time_equals_the_priority_then() {
+        let policy = ModerationPolicy::default();
+        let mut f = facts(
+            ReportReason::OffensiveChat,
+            vec![player_entry(1, 10, Some(0.8)), player_entry(2, 11, None)],
+        );
+        f.entries.push(CaseEntry {
+            reporter: Reporter::ChatAnalysis { score: 0.6 },
+            ..player_entry(3, 0, None)
+        });
+        f.accused_earlier_sanctions = 1;
+        // The writer stores the base when the case changes (here: at opening) ...
+        let base = priority_base(&case_priority(&f, t0(), &policy));
+        for hours in [0, 1, 5, 36, 71, 72, 73, 500] {
+            let now = t0() + TimeDelta::hours(hours);
+            let full = case_priority(&f, now, &policy);
+            let total: f64 = full.parts.iter().map(|p| p.points).sum();
+            // ... and the reader adds the age part of its own moment.
+            let read = priority_with_age(base, f.opened_at, now, &policy);
+            assert!((read - total).abs() < 1e-9, "{hours} h: {read} vs {total}");
+            assert_eq!(read.round() as u8, full.score);
+        }
+        // Age adds at most its weight, and a case from the future has none.
+        let old = priority_with_age(base, t0(), t0() + TimeDelta::days(30), &policy);
+        assert!((old - base - max_age_points(&policy)).abs() < 1e-9);
+        assert_eq!(
+            priority_with_age(base, t0(), t0() - TimeDelta::hours(2), &policy),
+            base
+        );
+        // 36 of 72 hours: half the age weight.
+        let half = age_points(t0(), t0() + TimeDelta::hours(36), &policy);
+        assert!((half - 5.0).abs() < 1e-9);
     }
 
     #[test]

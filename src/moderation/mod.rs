@@ -31,8 +31,9 @@ pub use appeal::{
 };
 pub use audit::{Actor, AuditAction, AuditEntry};
 pub use case::{
-    case_priority, claim_status, may_decide, CaseEntry, CaseFacts, CaseParties, Claim,
-    ClaimOutcome, Conflict, Priority, PriorityPart,
+    age_points, case_priority, claim_status, max_age_points, may_decide, priority_base,
+    priority_with_age, CaseEntry, CaseFacts, CaseParties, Claim, ClaimOutcome, Conflict, Priority,
+    PriorityPart,
 };
 pub use decision::{
     suggest_next_sanction, validate_decision, Decision, DecisionAction, DecisionProblem,

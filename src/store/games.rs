@@ -447,7 +447,8 @@ pub fn list_page(
     with_seats(conn, rows)
 }
 
-fn with_seats(
+/// Each game with its seats, in the given order.
+pub fn with_seats(
     conn: &mut DbConnection,
     rows: Vec<GameRow>,
 ) -> QueryResult<Vec<(GameRow, Vec<SeatRow>)>> {

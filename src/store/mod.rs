@@ -13,6 +13,7 @@ pub mod games;
 pub mod migrations;
 pub mod modlog;
 pub mod players;
+pub mod queue;
 pub mod schema;
 
 pub use connection::{

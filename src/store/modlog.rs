@@ -102,3 +102,50 @@ pub fn append(conn: &mut DbConnection, entry: &NewModlogEntry<'_>) -> QueryResul
         .execute(conn)?;
     Ok(())
 }
+
+/// What a log read may narrow by; every field is optional.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModlogFilter {
+    /// The player the action is about, by name.
+    pub subject: Option<String>,
+    /// The acting player or admin, by name.
+    pub actor: Option<String>,
+    pub kind: Option<String>,
+    /// `at >= since`.
+    pub since: Option<NaiveDateTime>,
+    /// `at < until`.
+    pub until: Option<NaiveDateTime>,
+    pub case_id: Option<i64>,
+}
+
+/// One page of the log, newest first: at most `limit` lines with id below `before_id`.
+pub fn page(
+    conn: &mut DbConnection,
+    filter: &ModlogFilter,
+    before_id: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<ModlogRow>> {
+    let mut query = modlog::table.select(ModlogRow::as_select()).into_boxed();
+    if let Some(before) = before_id {
+        query = query.filter(modlog::id.lt(before));
+    }
+    if let Some(subject) = &filter.subject {
+        query = query.filter(modlog::subject.eq(subject.clone()));
+    }
+    if let Some(actor) = &filter.actor {
+        query = query.filter(modlog::actor.eq(actor.clone()));
+    }
+    if let Some(kind) = &filter.kind {
+        query = query.filter(modlog::kind.eq(kind.clone()));
+    }
+    if let Some(since) = filter.since {
+        query = query.filter(modlog::at.ge(since));
+    }
+    if let Some(until) = filter.until {
+        query = query.filter(modlog::at.lt(until));
+    }
+    if let Some(case_id) = filter.case_id {
+        query = query.filter(modlog::case_id.eq(case_id));
+    }
+    query.order(modlog::id.desc()).limit(limit).load(conn)
+}

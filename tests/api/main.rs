@@ -12,5 +12,7 @@ mod live;
 mod migrations;
 mod openapi;
 mod operations;
+mod queue;
+mod queue_fixtures;
 mod role_matrix;
 mod support;

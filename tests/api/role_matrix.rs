@@ -90,6 +90,10 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/players/r1/summary",          None,                 ANY_AUTHENTICATED),
         row("GET",    "/api/v1/players/r1/games?with=b1",    None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/players/r1/flags",            None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/admin/cases",                 None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/admin/cases/1",               None,                 [401, 401, 401, 401, 403, 404, 403]),
+        row("GET",    "/api/v1/admin/appeals",               None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/admin/modlog",                None,                 ADMIN_ONLY),
     ]
 }
 

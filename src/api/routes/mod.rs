@@ -1,10 +1,12 @@
 //! Route table: one module per resource; `configure` mounts them all.
 
+pub mod admin_queue;
 pub mod admin_tokens;
 pub mod chat;
 pub mod flags;
 pub mod games;
 pub mod health;
+pub mod modlog;
 pub mod players;
 pub mod whoami;
 
@@ -28,6 +30,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     web::resource("/admin/tokens/{id}")
                         .route(web::delete().to(admin_tokens::revoke_token)),
                 )
+                .service(
+                    web::resource("/admin/cases").route(web::get().to(admin_queue::list_cases)),
+                )
+                .service(
+                    web::resource("/admin/cases/{id}").route(web::get().to(admin_queue::get_case)),
+                )
+                .service(
+                    web::resource("/admin/appeals").route(web::get().to(admin_queue::list_appeals)),
+                )
+                .service(web::resource("/admin/modlog").route(web::get().to(modlog::list_modlog)))
                 .service(
                     web::resource("/games")
                         .route(web::get().to(games::list_games))

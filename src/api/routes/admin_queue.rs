@@ -1,0 +1,869 @@
+//! The review queue (admin role): open cases in priority order, one case with its evidence
+//! gathered, and the appeals waiting for a decision.
+
+use std::sync::OnceLock;
+
+use actix_web::web;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::auth::AdminCaller;
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::pagination::{Page, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::api::routes::games::{GameSummary, SeatView};
+use crate::api::state::AppState;
+use crate::moderation::{
+    age_points, max_age_points, priority_with_age, reporter_accuracy, ModerationPolicy,
+    ReportOutcome, ReportReason,
+};
+use crate::store::games::{ChatLineRow, GameRow, SeatRow};
+use crate::store::queue::{
+    self, AppealListing, CaseEvidence, CaseRow, EntryEvidence, FlaggedLine, PairHistory,
+    QueueFilter, QueueKey, QueuedCase, Ranking, ReporterRecord, SanctionRecord, StatusFilter,
+};
+use crate::store::to_utc;
+
+/// The moderation policy the queue ranks by (the documented defaults).
+fn policy() -> &'static ModerationPolicy {
+    static POLICY: OnceLock<ModerationPolicy> = OnceLock::new();
+    POLICY.get_or_init(ModerationPolicy::default)
+}
+
+fn page_limit(limit: Option<u32>) -> Result<usize, ApiError> {
+    let limit = limit.unwrap_or(DEFAULT_LIMIT);
+    if limit == 0 || limit > MAX_LIMIT {
+        return Err(ApiError::bad_request(
+            "invalid_limit",
+            format!("`limit` must be between 1 and {MAX_LIMIT}."),
+        ));
+    }
+    Ok(limit as usize)
+}
+
+fn invalid_query(field: &str, message: String) -> ApiError {
+    ApiError::BadRequest {
+        code: "invalid_query",
+        message,
+        details: json!({ "field": field }),
+    }
+}
+
+fn invalid_cursor() -> ApiError {
+    ApiError::bad_request(
+        "invalid_cursor",
+        "`cursor` is not a cursor this API returned.",
+    )
+}
+
+fn micros(at: NaiveDateTime) -> i64 {
+    at.and_utc().timestamp_micros()
+}
+
+fn from_micros(value: &str) -> Option<NaiveDateTime> {
+    DateTime::from_timestamp_micros(value.parse().ok()?).map(|at| at.naive_utc())
+}
+
+/// A queue position at the moment of the first page (`as_of`), so every later page ranks by
+/// the same clock and no case moves between pages while the admin reads them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct QueueCursor {
+    as_of: NaiveDateTime,
+    key: QueueKey,
+}
+
+impl QueueCursor {
+    fn encode(&self) -> String {
+        URL_SAFE_NO_PAD.encode(format!(
+            "queue:{}:{:016x}:{}:{}",
+            micros(self.as_of),
+            self.key.priority.to_bits(),
+            micros(self.key.opened_at),
+            self.key.id
+        ))
+    }
+
+    fn decode(cursor: &str) -> Result<QueueCursor, ApiError> {
+        let bytes = URL_SAFE_NO_PAD
+            .decode(cursor)
+            .map_err(|_| invalid_cursor())?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| invalid_cursor())?;
+        let parts: Vec<&str> = text.split(':').collect();
+        let ["queue", as_of, priority, opened_at, id] = parts.as_slice() else {
+            return Err(invalid_cursor());
+        };
+        let priority = u64::from_str_radix(priority, 16)
+            .map(f64::from_bits)
+            .ok()
+            .filter(|p| p.is_finite())
+            .ok_or_else(invalid_cursor)?;
+        Ok(QueueCursor {
+            as_of: from_micros(as_of).ok_or_else(invalid_cursor)?,
+            key: QueueKey {
+                priority,
+                opened_at: from_micros(opened_at).ok_or_else(invalid_cursor)?,
+                id: id.parse().map_err(|_| invalid_cursor())?,
+            },
+        })
+    }
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CaseListQuery {
+    /// `open` (default), `decided` or `all`.
+    pub status: Option<String>,
+    /// A report reason: offensive_chat, rule_violating_chat, abandoning, self_partnering,
+    /// prearranged_teaming, other.
+    pub reason: Option<String>,
+    /// `true`: only cases an admin holds now; `false`: only cases nobody holds.
+    pub claimed: Option<bool>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// `next_cursor` of the previous page; omit for the first page.
+    pub cursor: Option<String>,
+}
+
+fn parse_reason(text: &str) -> Result<ReportReason, ApiError> {
+    serde_json::from_value(json!(text)).map_err(|_| {
+        let known: Vec<String> = ReportReason::ALL
+            .iter()
+            .filter_map(|r| serde_json::to_value(r).ok())
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        invalid_query(
+            "reason",
+            format!("`reason` must be one of {}.", known.join(", ")),
+        )
+    })
+}
+
+fn parse_status(text: Option<&str>) -> Result<StatusFilter, ApiError> {
+    match text {
+        None | Some("open") => Ok(StatusFilter::Open),
+        Some("decided") => Ok(StatusFilter::Decided),
+        Some("all") => Ok(StatusFilter::All),
+        Some(_) => Err(invalid_query(
+            "status",
+            "`status` must be one of open, decided, all.".to_string(),
+        )),
+    }
+}
+
+/// A case's priority at the moment of the read, with its stored and age parts.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PriorityView {
+    /// `base + age`, 0..100.
+    pub total: f64,
+    /// Everything but age: reason severity, reporters, their accuracy, automatic evidence and
+    /// earlier sanctions, as last stored.
+    pub base: f64,
+    /// Grows with the hours the case has been open, up to its weight.
+    pub age: f64,
+}
+
+/// One case in the queue.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CaseListItem {
+    pub id: i64,
+    pub accused: String,
+    pub reason: String,
+    /// `open` or `decided`.
+    pub status: String,
+    pub priority: PriorityView,
+    /// Reports filed into the case.
+    pub entry_count: i32,
+    /// Distinct players among the reporters.
+    pub reporters: i64,
+    pub opened_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The admin holding the case and until when (a past `claimed_until` means the claim ran
+    /// out and anyone may take it).
+    pub claimed_by: Option<String>,
+    pub claimed_until: Option<DateTime<Utc>>,
+    pub decided_at: Option<DateTime<Utc>>,
+}
+
+impl CaseListItem {
+    fn new(
+        case: CaseRow,
+        accused: String,
+        claimed_by: Option<String>,
+        reporters: i64,
+        now: NaiveDateTime,
+    ) -> CaseListItem {
+        let age = age_points(to_utc(case.opened_at), to_utc(now), policy());
+        CaseListItem {
+            id: case.id,
+            accused,
+            reason: case.reason,
+            status: case.status,
+            priority: PriorityView {
+                total: case.priority_base + age,
+                base: case.priority_base,
+                age,
+            },
+            entry_count: case.entry_count,
+            reporters,
+            opened_at: to_utc(case.opened_at),
+            updated_at: to_utc(case.updated_at),
+            claimed_by,
+            claimed_until: case.claimed_until.map(to_utc),
+            decided_at: case.decided_at.map(to_utc),
+        }
+    }
+
+    fn from_queued(queued: QueuedCase, now: NaiveDateTime) -> CaseListItem {
+        CaseListItem::new(
+            queued.case,
+            queued.accused,
+            queued.claimed_by,
+            queued.reporters,
+            now,
+        )
+    }
+}
+
+/// One page of the queue at one moment.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CasePage {
+    pub items: Vec<CaseListItem>,
+    /// Pass as `cursor` to get the next page; null on the last page.
+    pub next_cursor: Option<String>,
+    /// The moment the priorities were computed at; later pages keep it.
+    pub as_of: DateTime<Utc>,
+}
+
+/// The review queue: cases by priority (age included) descending, then oldest first, then id.
+#[utoipa::path(get, path = "/api/v1/admin/cases", tag = "moderation",
+    security(("bearer" = [])),
+    params(CaseListQuery),
+    responses(
+        (status = 200, description = "One page of the queue", body = CasePage),
+        (status = 400, description = "Bad filter, limit or cursor", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+    ))]
+pub async fn list_cases(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    query: web::Query<CaseListQuery>,
+) -> Result<web::Json<CasePage>, ApiError> {
+    let query = query.into_inner();
+    let limit = page_limit(query.limit)?;
+    let filter = QueueFilter {
+        status: parse_status(query.status.as_deref())?,
+        reason: query
+            .reason
+            .as_deref()
+            .map(|r| parse_reason(r).map(|_| r.to_string()))
+            .transpose()?,
+        claimed: query.claimed,
+    };
+    let cursor = query
+        .cursor
+        .as_deref()
+        .map(QueueCursor::decode)
+        .transpose()?;
+    let now = cursor.map_or_else(crate::store::now, |c| c.as_of);
+    let after = cursor.map(|c| c.key);
+    let rows = state
+        .db(move |conn| {
+            let rank = |base: f64, opened_at: NaiveDateTime| {
+                priority_with_age(base, to_utc(opened_at), to_utc(now), policy())
+            };
+            let ranking = Ranking {
+                priority: &rank,
+                max_age_points: max_age_points(policy()),
+                now,
+            };
+            queue::queue_page(conn, &filter, &ranking, after, limit + 1)
+        })
+        .await?;
+    let mut rows = rows;
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    let next_cursor = if more {
+        rows.last().map(|last| {
+            QueueCursor {
+                as_of: now,
+                key: last.key(),
+            }
+            .encode()
+        })
+    } else {
+        None
+    };
+    Ok(web::Json(CasePage {
+        items: rows
+            .into_iter()
+            .map(|q| CaseListItem::from_queued(q, now))
+            .collect(),
+        next_cursor,
+        as_of: to_utc(now),
+    }))
+}
+
+/// A reporter and how their decided reports turned out.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReporterView {
+    pub name: String,
+    /// Smoothed share of their decided reports that were upheld, 0..1.
+    pub accuracy: f64,
+    pub upheld: u32,
+    pub dismissed_unjustified: u32,
+    pub dismissed_not_actionable: u32,
+}
+
+impl ReporterView {
+    fn new(name: String, record: &ReporterRecord) -> ReporterView {
+        let outcomes: Vec<ReportOutcome> =
+            std::iter::repeat_n(ReportOutcome::Upheld, record.upheld as usize)
+                .chain(std::iter::repeat_n(
+                    ReportOutcome::DismissedUnjustified,
+                    record.dismissed_unjustified as usize,
+                ))
+                .collect();
+        ReporterView {
+            name,
+            accuracy: reporter_accuracy(&outcomes, policy()).share,
+            upheld: record.upheld,
+            dismissed_unjustified: record.dismissed_unjustified,
+            dismissed_not_actionable: record.dismissed_not_actionable,
+        }
+    }
+}
+
+/// The automatic report behind an entry.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AutomaticView {
+    pub id: i64,
+    /// The rule that fired, e.g. `severe_line`, `repeated_lines`.
+    pub rule: String,
+    pub summary: String,
+    /// Evidence strength, 0..1.
+    pub score: f64,
+    /// The game whose ingest raised it.
+    pub game_id: i64,
+}
+
+/// One report in a case.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EntryView {
+    pub report_id: i64,
+    /// `player`, `chat_analysis` or `conduct_signal`.
+    pub source: String,
+    pub reason: String,
+    /// The reporting player (player reports only).
+    pub reporter: Option<ReporterView>,
+    /// Everyone the report names.
+    pub accused: Vec<String>,
+    pub message: Option<String>,
+    /// Archive ids: the game it was filed from first, then the further games it cites.
+    pub games: Vec<i64>,
+    pub filed_at: DateTime<Utc>,
+    /// Automatic evidence strength, 0..1.
+    pub score: Option<f64>,
+    pub automatic: Option<AutomaticView>,
+    /// upheld, dismissed_unjustified, dismissed_not_actionable once decided.
+    pub outcome: Option<String>,
+}
+
+impl EntryView {
+    fn from_evidence(entry: EntryEvidence) -> EntryView {
+        let report = entry.report;
+        EntryView {
+            report_id: report.id,
+            source: report.source,
+            reason: report.reason,
+            reporter: entry
+                .reporter
+                .zip(entry.reporter_record)
+                .map(|(name, record)| ReporterView::new(name, &record)),
+            accused: entry.accused,
+            message: report.message,
+            games: entry.games,
+            filed_at: to_utc(report.filed_at),
+            score: report.score,
+            automatic: entry.automatic.map(|a| AutomaticView {
+                id: a.id,
+                rule: a.rule,
+                summary: a.summary,
+                score: a.score,
+                game_id: a.game_id,
+            }),
+            outcome: report.outcome,
+        }
+    }
+}
+
+/// A chat line as sent.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChatLineView {
+    pub line_idx: i32,
+    pub ply: i32,
+    pub at: Option<DateTime<Utc>>,
+    pub sender: String,
+    /// game, team or spectator.
+    pub channel: String,
+    pub text: String,
+}
+
+impl ChatLineView {
+    fn from_row(line: ChatLineRow) -> ChatLineView {
+        ChatLineView {
+            line_idx: line.idx,
+            ply: line.ply,
+            at: line.sent_at.map(to_utc),
+            sender: line.sender,
+            channel: line.channel,
+            text: line.text,
+        }
+    }
+}
+
+/// One finding of the chat analysis on a line.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LineFlagView {
+    pub category: String,
+    pub severity: String,
+    pub rule: String,
+    pub explanation: String,
+    pub report_worthy: bool,
+    /// Byte offsets of the matched text.
+    pub span_start: i32,
+    pub span_end: i32,
+    /// The position at the line's ply (FEN4) and what the check found there.
+    pub evidence_fen4: Option<String>,
+    pub evidence_finding: Option<String>,
+}
+
+/// A flagged line of the accused with the lines around it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlaggedLineView {
+    pub game_id: i64,
+    #[serde(flatten)]
+    pub line: ChatLineView,
+    pub flags: Vec<LineFlagView>,
+    /// Up to three lines before and after, in chat order.
+    pub before: Vec<ChatLineView>,
+    pub after: Vec<ChatLineView>,
+}
+
+impl FlaggedLineView {
+    fn from_evidence(line: FlaggedLine) -> FlaggedLineView {
+        FlaggedLineView {
+            game_id: line.line.game_id,
+            line: ChatLineView::from_row(line.line),
+            flags: line
+                .flags
+                .into_iter()
+                .map(|f| LineFlagView {
+                    category: f.category,
+                    severity: f.severity,
+                    rule: f.rule,
+                    explanation: f.explanation,
+                    report_worthy: f.report_worthy,
+                    span_start: f.span_start,
+                    span_end: f.span_end,
+                    evidence_fen4: f.evidence_fen4,
+                    evidence_finding: f.evidence_finding,
+                })
+                .collect(),
+            before: line
+                .before
+                .into_iter()
+                .map(ChatLineView::from_row)
+                .collect(),
+            after: line.after.into_iter().map(ChatLineView::from_row).collect(),
+        }
+    }
+}
+
+/// An earlier case of the accused.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EarlierCaseView {
+    pub id: i64,
+    pub reason: String,
+    pub status: String,
+    pub opened_at: DateTime<Utc>,
+    pub decided_at: Option<DateTime<Utc>>,
+    /// dismiss_unjustified, dismiss_not_actionable, warn or sanction.
+    pub decision: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SanctionView {
+    pub id: i64,
+    /// chat_ban, play_ban or club_ban.
+    pub kind: String,
+    pub reason: String,
+    pub ground: String,
+    pub case_id: Option<i64>,
+    pub starts_at: DateTime<Utc>,
+    /// Null: permanent.
+    pub ends_at: Option<DateTime<Utc>>,
+    pub reduced_until: Option<DateTime<Utc>>,
+    pub lifted_at: Option<DateTime<Utc>>,
+    pub note: String,
+}
+
+impl SanctionView {
+    fn from_row(s: SanctionRecord) -> SanctionView {
+        SanctionView {
+            id: s.id,
+            kind: s.kind,
+            reason: s.reason,
+            ground: s.ground,
+            case_id: s.case_id,
+            starts_at: to_utc(s.starts_at),
+            ends_at: s.ends_at.map(to_utc),
+            reduced_until: s.reduced_until.map(to_utc),
+            lifted_at: s.lifted_at.map(to_utc),
+            note: s.note,
+        }
+    }
+}
+
+/// The accused's record before this case.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryView {
+    /// Their other cases, newest first.
+    pub earlier_cases: Vec<EarlierCaseView>,
+    /// Every sanction they received, newest first.
+    pub sanctions: Vec<SanctionView>,
+}
+
+/// One game the pair played together.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PairGameView {
+    pub game_id: i64,
+    pub site_game_id: String,
+    pub played_at: DateTime<Utc>,
+    pub variant: String,
+    pub termination: String,
+    pub accused: Option<SeatView>,
+    pub partner: Option<SeatView>,
+}
+
+/// A fingerprint seen on both players' seats.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SharedFingerprintView {
+    /// `device` or `network`.
+    pub kind: String,
+    pub value: String,
+    pub accused_games: i64,
+    pub partner_games: i64,
+}
+
+/// The accused and one partner named with them, from the archive.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PairView {
+    pub partner: String,
+    pub games_together: i64,
+    pub first_played: Option<DateTime<Utc>>,
+    pub last_played: Option<DateTime<Utc>>,
+    /// The latest 20 of those games, newest first.
+    pub recent_games: Vec<PairGameView>,
+    pub shared_fingerprints: Vec<SharedFingerprintView>,
+}
+
+impl PairView {
+    fn from_history(pair: PairHistory, accused: &str) -> Result<PairView, ApiError> {
+        let seat_of = |seats: &[SeatRow], name: &str| {
+            seats
+                .iter()
+                .find(|s| s.player == name)
+                .map(SeatView::from_row)
+                .transpose()
+        };
+        let recent_games = pair
+            .recent
+            .iter()
+            .map(|(game, seats): &(GameRow, Vec<SeatRow>)| {
+                Ok(PairGameView {
+                    game_id: game.id,
+                    site_game_id: game.site_game_id.clone(),
+                    played_at: to_utc(game.played_at),
+                    variant: game.variant.clone(),
+                    termination: game.termination.clone(),
+                    accused: seat_of(seats, accused)?,
+                    partner: seat_of(seats, &pair.partner)?,
+                })
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        Ok(PairView {
+            games_together: pair.games_together,
+            first_played: pair.first_played.map(to_utc),
+            last_played: pair.last_played.map(to_utc),
+            recent_games,
+            shared_fingerprints: pair
+                .shared_fingerprints
+                .into_iter()
+                .map(|f| SharedFingerprintView {
+                    kind: f.kind.to_string(),
+                    value: f.value,
+                    accused_games: f.accused_games,
+                    partner_games: f.partner_games,
+                })
+                .collect(),
+            partner: pair.partner,
+        })
+    }
+}
+
+/// A case with its evidence.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CaseDetailView {
+    pub case: CaseListItem,
+    /// Each report, oldest first.
+    pub entries: Vec<EntryView>,
+    /// Every game the entries cite, newest first.
+    pub games: Vec<GameSummary>,
+    /// Flagged lines of the accused (and anyone named with them) in those games.
+    pub flagged_lines: Vec<FlaggedLineView>,
+    pub history: HistoryView,
+    /// Self-partnering and prearranged teaming: the accused with each player named alongside.
+    pub pairs: Vec<PairView>,
+}
+
+impl CaseDetailView {
+    fn from_evidence(evidence: CaseEvidence, now: NaiveDateTime) -> Result<Self, ApiError> {
+        let reporters = evidence
+            .entries
+            .iter()
+            .filter_map(|e| e.report.reporter_id)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len() as i64;
+        let accused = evidence.accused.clone();
+        Ok(CaseDetailView {
+            case: CaseListItem::new(
+                evidence.case,
+                evidence.accused,
+                evidence.claimed_by,
+                reporters,
+                now,
+            ),
+            entries: evidence
+                .entries
+                .into_iter()
+                .map(EntryView::from_evidence)
+                .collect(),
+            games: evidence
+                .games
+                .into_iter()
+                .map(|(game, seats)| GameSummary::from_rows(game, &seats))
+                .collect::<Result<_, _>>()?,
+            flagged_lines: evidence
+                .flagged_lines
+                .into_iter()
+                .map(FlaggedLineView::from_evidence)
+                .collect(),
+            history: HistoryView {
+                earlier_cases: evidence
+                    .earlier_cases
+                    .into_iter()
+                    .map(|e| EarlierCaseView {
+                        id: e.case.id,
+                        reason: e.case.reason,
+                        status: e.case.status,
+                        opened_at: to_utc(e.case.opened_at),
+                        decided_at: e.case.decided_at.map(to_utc),
+                        decision: e.decision,
+                    })
+                    .collect(),
+                sanctions: evidence
+                    .sanctions
+                    .into_iter()
+                    .map(SanctionView::from_row)
+                    .collect(),
+            },
+            pairs: evidence
+                .pairs
+                .into_iter()
+                .map(|p| PairView::from_history(p, &accused))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+/// One case with its evidence gathered: entries, games, flagged chat with context, the
+/// accused's history and, for pair reasons, the pair's shared games and fingerprints.
+#[utoipa::path(get, path = "/api/v1/admin/cases/{id}", tag = "moderation",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Case id")),
+    responses(
+        (status = 200, description = "The case", body = CaseDetailView),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+        (status = 404, description = "No such case", body = ErrorEnvelope),
+    ))]
+pub async fn get_case(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<web::Json<CaseDetailView>, ApiError> {
+    let id = id.into_inner();
+    let now = crate::store::now();
+    let evidence = state
+        .db(move |conn| queue::case_evidence(conn, id))
+        .await?
+        .ok_or_else(|| ApiError::not_found("case_not_found", format!("No case has id {id}.")))?;
+    Ok(web::Json(CaseDetailView::from_evidence(evidence, now)?))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AppealListQuery {
+    /// `open` (default), `upheld`, `reduced`, `lifted` or `all`.
+    pub status: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// `next_cursor` of the previous page; omit for the first page.
+    pub cursor: Option<String>,
+}
+
+/// An appeal with the sanction it contests.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AppealView {
+    pub id: i64,
+    /// The appellant (the sanctioned player).
+    pub player: String,
+    pub text: String,
+    pub filed_at: DateTime<Utc>,
+    /// open, upheld, reduced or lifted.
+    pub status: String,
+    pub decided_at: Option<DateTime<Utc>>,
+    pub note: Option<String>,
+    pub sanction: SanctionView,
+}
+
+fn appeal_cursor(filed_at: NaiveDateTime, id: i64) -> String {
+    URL_SAFE_NO_PAD.encode(format!("appeal:{}:{id}", micros(filed_at)))
+}
+
+fn decode_appeal_cursor(cursor: &str) -> Result<(NaiveDateTime, i64), ApiError> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(cursor)
+        .map_err(|_| invalid_cursor())?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| invalid_cursor())?;
+    let mut parts = text.split(':');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some("appeal"), Some(at), Some(id), None) => Ok((
+            from_micros(at).ok_or_else(invalid_cursor)?,
+            id.parse().map_err(|_| invalid_cursor())?,
+        )),
+        _ => Err(invalid_cursor()),
+    }
+}
+
+/// Appeals, oldest first (open ones by default): the sanction and the appellant's text.
+#[utoipa::path(get, path = "/api/v1/admin/appeals", tag = "moderation",
+    security(("bearer" = [])),
+    params(AppealListQuery),
+    responses(
+        (status = 200, description = "One page of appeals", body = Page<AppealView>),
+        (status = 400, description = "Bad status, limit or cursor", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+    ))]
+pub async fn list_appeals(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    query: web::Query<AppealListQuery>,
+) -> Result<web::Json<Page<AppealView>>, ApiError> {
+    let query = query.into_inner();
+    let limit = page_limit(query.limit)?;
+    let status: Option<&'static str> = match query.status.as_deref() {
+        None | Some("open") => Some("open"),
+        Some("upheld") => Some("upheld"),
+        Some("reduced") => Some("reduced"),
+        Some("lifted") => Some("lifted"),
+        Some("all") => None,
+        Some(_) => {
+            return Err(invalid_query(
+                "status",
+                "`status` must be one of open, upheld, reduced, lifted, all.".to_string(),
+            ))
+        }
+    };
+    let after = query
+        .cursor
+        .as_deref()
+        .map(decode_appeal_cursor)
+        .transpose()?;
+    let mut rows = state
+        .db(move |conn| queue::appeals_page(conn, status, after, limit as i64 + 1))
+        .await?;
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    let next_cursor = if more {
+        rows.last()
+            .map(|r| appeal_cursor(r.appeal.filed_at, r.appeal.id))
+    } else {
+        None
+    };
+    Ok(web::Json(Page {
+        items: rows
+            .into_iter()
+            .map(
+                |AppealListing {
+                     appeal,
+                     sanction,
+                     player,
+                 }| AppealView {
+                    id: appeal.id,
+                    player,
+                    text: appeal.text,
+                    filed_at: to_utc(appeal.filed_at),
+                    status: appeal.status,
+                    decided_at: appeal.decided_at.map(to_utc),
+                    note: appeal.note,
+                    sanction: SanctionView::from_row(sanction),
+                },
+            )
+            .collect(),
+        next_cursor,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queue_cursor_round_trips_exactly_and_refuses_others() {
+        let at = |s: i64| {
+            DateTime::from_timestamp(s, 123_456_000)
+                .map(|d| d.naive_utc())
+                .unwrap_or_default()
+        };
+        let cursor = QueueCursor {
+            as_of: at(1_780_000_000),
+            key: QueueKey {
+                priority: 41.234_567_891_234_5,
+                opened_at: at(1_779_000_000),
+                id: 77,
+            },
+        };
+        assert_eq!(QueueCursor::decode(&cursor.encode()).ok(), Some(cursor));
+        assert!(QueueCursor::decode("nope").is_err());
+        assert!(QueueCursor::decode(&URL_SAFE_NO_PAD.encode("id:5")).is_err());
+        let nan = format!("queue:1:{:016x}:1:1", f64::NAN.to_bits());
+        assert!(QueueCursor::decode(&URL_SAFE_NO_PAD.encode(nan)).is_err());
+        let (filed, id) = decode_appeal_cursor(&appeal_cursor(at(5), 9)).unwrap_or_default();
+        assert_eq!((filed, id), (at(5), 9));
+    }
+
+    #[test]
+    fn reasons_and_statuses_are_checked() {
+        assert!(parse_reason("self_partnering").is_ok());
+        let error = parse_reason("cheating").err().map(|e| e.to_string());
+        assert!(error.is_some_and(|e| e.contains("prearranged_teaming")));
+        assert_eq!(parse_status(None).ok(), Some(StatusFilter::Open));
+        assert!(parse_status(Some("closed")).is_err());
+    }
+}

@@ -1,0 +1,823 @@
+//! The admin read side of moderation: the review queue, one case with its evidence gathered,
+//! and the appeals waiting for a decision. Reads only; the rows are written by the reporting
+//! and decision code.
+//!
+//! Queue order is priority descending, then the oldest case first, then id. A case's priority
+//! is its stored `priority_base` plus an age part that grows until it saturates at a known
+//! maximum; the ranking (base and opening time to priority) is passed in by the caller.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::automatic_reports::AutomaticReportRow;
+use super::chat_flags::FlagRow;
+use super::connection::DbConnection;
+use super::games::{self, ChatLineRow, GameFilter, GameRow, SeatRow};
+use super::schema::{
+    appeals, automatic_report_games, automatic_reports, case_reports, cases, chat_flags, decisions,
+    game_chat, game_seats, games as games_table, players, report_accused, report_games, reports,
+    sanctions,
+};
+
+/// Which cases a queue read lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusFilter {
+    Open,
+    Decided,
+    All,
+}
+
+impl StatusFilter {
+    fn statuses(self) -> &'static [&'static str] {
+        match self {
+            StatusFilter::Open => &["open"],
+            StatusFilter::Decided => &["decided"],
+            StatusFilter::All => &["open", "decided"],
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueFilter {
+    pub status: StatusFilter,
+    /// A reason code (`offensive_chat`, ...).
+    pub reason: Option<String>,
+    /// `Some(true)`: only cases with a running claim; `Some(false)`: only unclaimed ones (no
+    /// claim, or an expired one).
+    pub claimed: Option<bool>,
+}
+
+/// A case's place in the queue at one moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QueueKey {
+    pub priority: f64,
+    pub opened_at: NaiveDateTime,
+    pub id: i64,
+}
+
+impl QueueKey {
+    /// Queue order: `Less` means `self` comes first.
+    pub fn rank(&self, other: &QueueKey) -> Ordering {
+        other
+            .priority
+            .total_cmp(&self.priority)
+            .then(self.opened_at.cmp(&other.opened_at))
+            .then(self.id.cmp(&other.id))
+    }
+}
+
+/// How the queue turns a stored base into a priority at the moment of the read.
+pub struct Ranking<'a> {
+    /// Priority from `(priority_base, opened_at)`.
+    pub priority: &'a dyn Fn(f64, NaiveDateTime) -> f64,
+    /// The most the age part adds, whatever the opening time.
+    pub max_age_points: f64,
+    /// The moment of the read (claims running at it count as claimed).
+    pub now: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = cases)]
+pub struct CaseRow {
+    pub id: i64,
+    pub accused_id: i64,
+    pub reason: String,
+    pub status: String,
+    pub opened_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub priority_base: f64,
+    pub entry_count: i32,
+    pub claimed_by: Option<i64>,
+    pub claimed_until: Option<NaiveDateTime>,
+    pub decided_at: Option<NaiveDateTime>,
+}
+
+/// One case as the queue lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueuedCase {
+    pub case: CaseRow,
+    pub priority: f64,
+    pub accused: String,
+    pub claimed_by: Option<String>,
+    /// Distinct player reporters among the case's entries.
+    pub reporters: i64,
+}
+
+impl QueuedCase {
+    pub fn key(&self) -> QueueKey {
+        QueueKey {
+            priority: self.priority,
+            opened_at: self.case.opened_at,
+            id: self.case.id,
+        }
+    }
+}
+
+/// Rows read per statement while scanning the queue index.
+const SCAN_CHUNK: i64 = 256;
+
+/// Up to `limit` cases after `after` in queue order (the first page without it).
+///
+/// Reads the index `(status, priority_base DESC, opened_at, id)` in chunks, keeping the best
+/// `limit` so far. Within one base the age part only falls along the index, so once a row of
+/// a base cannot enter the page the rest of that base is skipped; once a base plus the largest
+/// age part cannot reach the page's worst, nothing further can and the scan stops. The cost
+/// follows the rows that could still reach the page, not the size of the queue.
+pub fn queue_page(
+    conn: &mut DbConnection,
+    filter: &QueueFilter,
+    ranking: &Ranking<'_>,
+    after: Option<QueueKey>,
+    limit: usize,
+) -> QueryResult<Vec<QueuedCase>> {
+    let mut best: Vec<(QueueKey, CaseRow)> = Vec::new();
+    for status in filter.status.statuses() {
+        best.extend(scan_status(conn, status, filter, ranking, after, limit)?);
+    }
+    best.sort_by(|a, b| a.0.rank(&b.0));
+    best.truncate(limit);
+    let rows: Vec<(f64, CaseRow)> = best.into_iter().map(|(k, c)| (k.priority, c)).collect();
+    describe(conn, rows)
+}
+
+fn scan_status(
+    conn: &mut DbConnection,
+    status: &str,
+    filter: &QueueFilter,
+    ranking: &Ranking<'_>,
+    after: Option<QueueKey>,
+    need: usize,
+) -> QueryResult<Vec<(QueueKey, CaseRow)>> {
+    // Sorted in queue order, at most `need`.
+    let mut top: Vec<(QueueKey, CaseRow)> = Vec::new();
+    // Next read: bases below (or, at the start of a later page, up to) this one ...
+    let mut below: Option<(f64, bool)> = after.map(|k| (k.priority, true));
+    // ... or the rest of one base after a row.
+    let mut within: Option<(f64, NaiveDateTime, i64)> = None;
+    loop {
+        let mut query = cases::table
+            .filter(cases::status.eq(status.to_string()))
+            .select(CaseRow::as_select())
+            .into_boxed();
+        if let Some(reason) = &filter.reason {
+            query = query.filter(cases::reason.eq(reason.clone()));
+        }
+        match filter.claimed {
+            Some(true) => query = query.filter(cases::claimed_until.gt(ranking.now)),
+            Some(false) => {
+                query = query.filter(
+                    cases::claimed_until
+                        .is_null()
+                        .or(cases::claimed_until.le(ranking.now)),
+                )
+            }
+            None => {}
+        }
+        let rows: Vec<CaseRow> = match (within, below) {
+            (Some((base, opened_at, id)), _) => query
+                .filter(cases::priority_base.eq(base))
+                .filter(cases::opened_at.ge(opened_at))
+                .filter(cases::opened_at.gt(opened_at).or(cases::id.gt(id)))
+                .order((cases::opened_at.asc(), cases::id.asc()))
+                .limit(SCAN_CHUNK)
+                .load(conn)?,
+            (None, bound) => {
+                query = match bound {
+                    Some((base, true)) => query.filter(cases::priority_base.le(base)),
+                    Some((base, false)) => query.filter(cases::priority_base.lt(base)),
+                    None => query,
+                };
+                query
+                    .order((
+                        cases::priority_base.desc(),
+                        cases::opened_at.asc(),
+                        cases::id.asc(),
+                    ))
+                    .limit(SCAN_CHUNK)
+                    .load(conn)?
+            }
+        };
+        let full_chunk = rows.len() as i64 == SCAN_CHUNK;
+        let mut last: Option<(f64, NaiveDateTime, i64)> = within;
+        let mut skipping: Option<f64> = None;
+        let mut done = false;
+        for row in rows {
+            last = Some((row.priority_base, row.opened_at, row.id));
+            if skipping == Some(row.priority_base) {
+                continue;
+            }
+            skipping = None;
+            let key = QueueKey {
+                priority: (ranking.priority)(row.priority_base, row.opened_at),
+                opened_at: row.opened_at,
+                id: row.id,
+            };
+            if after.is_some_and(|a| key.rank(&a) != Ordering::Greater) {
+                continue;
+            }
+            if top.len() >= need {
+                if let Some((worst, _)) = top.last() {
+                    if row.priority_base + ranking.max_age_points < worst.priority {
+                        done = true;
+                        break;
+                    }
+                    if key.rank(worst) != Ordering::Less {
+                        skipping = Some(row.priority_base);
+                        continue;
+                    }
+                }
+            }
+            let at = top
+                .binary_search_by(|(k, _)| k.rank(&key))
+                .unwrap_or_else(|i| i);
+            top.insert(at, (key, row));
+            top.truncate(need);
+        }
+        if done {
+            break;
+        }
+        match (skipping, full_chunk, last) {
+            // The rest of this base cannot enter the page: go to the next lower base.
+            (Some(base), _, _) => {
+                within = None;
+                below = Some((base, false));
+            }
+            // More rows may follow the last one read.
+            (None, true, Some(position)) => within = Some(position),
+            // A base ran out: continue below it.
+            (None, false, Some((base, _, _))) if within.is_some() => {
+                within = None;
+                below = Some((base, false));
+            }
+            _ => break,
+        }
+    }
+    Ok(top)
+}
+
+/// Adds names and distinct reporter counts to ranked case rows.
+fn describe(conn: &mut DbConnection, rows: Vec<(f64, CaseRow)>) -> QueryResult<Vec<QueuedCase>> {
+    let ids: Vec<i64> = rows.iter().map(|(_, c)| c.id).collect();
+    let mut people: Vec<i64> = rows
+        .iter()
+        .flat_map(|(_, c)| std::iter::once(c.accused_id).chain(c.claimed_by))
+        .collect();
+    people.sort_unstable();
+    people.dedup();
+    let names = player_names(conn, &people)?;
+    let pairs: Vec<(i64, Option<i64>)> = case_reports::table
+        .inner_join(reports::table)
+        .filter(case_reports::case_id.eq_any(&ids))
+        .filter(reports::reporter_id.is_not_null())
+        .select((case_reports::case_id, reports::reporter_id))
+        .distinct()
+        .load(conn)?;
+    let mut reporters: HashMap<i64, i64> = HashMap::new();
+    for (case_id, _) in pairs {
+        *reporters.entry(case_id).or_default() += 1;
+    }
+    Ok(rows
+        .into_iter()
+        .map(|(priority, case)| QueuedCase {
+            priority,
+            accused: names.get(&case.accused_id).cloned().unwrap_or_default(),
+            claimed_by: case.claimed_by.and_then(|id| names.get(&id).cloned()),
+            reporters: reporters.get(&case.id).copied().unwrap_or(0),
+            case,
+        })
+        .collect())
+}
+
+fn player_names(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<HashMap<i64, String>> {
+    Ok(super::players::names(conn, ids)?.into_iter().collect())
+}
+
+/// A stored report, as a case entry.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = reports)]
+pub struct ReportRow {
+    pub id: i64,
+    pub source: String,
+    pub reporter_id: Option<i64>,
+    pub automatic_report_id: Option<i64>,
+    pub reason: String,
+    pub message: Option<String>,
+    pub game_id: Option<i64>,
+    pub score: Option<f64>,
+    pub filed_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub outcome: Option<String>,
+    pub decided_at: Option<NaiveDateTime>,
+}
+
+/// How a reporter's decided reports turned out, by `reports.outcome`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReporterRecord {
+    pub upheld: u32,
+    pub dismissed_unjustified: u32,
+    pub dismissed_not_actionable: u32,
+}
+
+/// One report of a case with everything it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryEvidence {
+    pub report: ReportRow,
+    pub reporter: Option<String>,
+    /// The reporter's decided reports (all of them, this case's included once decided).
+    pub reporter_record: Option<ReporterRecord>,
+    /// Everyone the report names.
+    pub accused: Vec<String>,
+    /// The game it was filed from first, then the further games it cites.
+    pub games: Vec<i64>,
+    /// The automatic report behind an entry from chat analysis or a conduct signal.
+    pub automatic: Option<AutomaticReportRow>,
+}
+
+/// A flagged chat line with the lines around it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlaggedLine {
+    pub line: ChatLineRow,
+    pub flags: Vec<FlagRow>,
+    pub before: Vec<ChatLineRow>,
+    pub after: Vec<ChatLineRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = sanctions)]
+pub struct SanctionRecord {
+    pub id: i64,
+    pub player_id: i64,
+    pub case_id: Option<i64>,
+    pub kind: String,
+    pub reason: String,
+    pub ground: String,
+    pub starts_at: NaiveDateTime,
+    pub ends_at: Option<NaiveDateTime>,
+    pub lifted_at: Option<NaiveDateTime>,
+    pub reduced_until: Option<NaiveDateTime>,
+    pub issued_by: i64,
+    pub note: String,
+}
+
+/// An earlier case of the same accused and how it was decided.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EarlierCase {
+    pub case: CaseRow,
+    /// `decisions.kind`, when decided.
+    pub decision: Option<String>,
+}
+
+/// One fingerprint seen on both players' seats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedFingerprint {
+    /// `device` or `network`.
+    pub kind: &'static str,
+    pub value: String,
+    /// Games in which the accused's seat carried it.
+    pub accused_games: i64,
+    /// Games in which the partner's seat carried it.
+    pub partner_games: i64,
+}
+
+/// What the archive says about the accused and one partner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairHistory {
+    pub partner: String,
+    /// Games both played.
+    pub games_together: i64,
+    pub first_played: Option<NaiveDateTime>,
+    pub last_played: Option<NaiveDateTime>,
+    /// The most recent of those games, newest first, with seats.
+    pub recent: Vec<(GameRow, Vec<SeatRow>)>,
+    pub shared_fingerprints: Vec<SharedFingerprint>,
+}
+
+/// A case with its evidence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseEvidence {
+    pub case: CaseRow,
+    pub accused: String,
+    pub claimed_by: Option<String>,
+    pub entries: Vec<EntryEvidence>,
+    /// Every game the entries cite, newest first, with seats.
+    pub games: Vec<(GameRow, Vec<SeatRow>)>,
+    /// Flagged lines of the accused (and anyone named with them) in those games.
+    pub flagged_lines: Vec<FlaggedLine>,
+    pub earlier_cases: Vec<EarlierCase>,
+    pub sanctions: Vec<SanctionRecord>,
+    /// For pair reasons (self-partnering, prearranged teaming): one per partner.
+    pub pairs: Vec<PairHistory>,
+}
+
+/// Chat lines shown before and after each flagged line.
+pub const CONTEXT_LINES: i32 = 3;
+/// Shared games listed per pair (the count covers all of them).
+pub const PAIR_RECENT_GAMES: i64 = 20;
+
+/// One case with its evidence gathered; `None` if there is no such case.
+pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CaseEvidence>> {
+    let Some(case) = cases::table
+        .find(id)
+        .select(CaseRow::as_select())
+        .first(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let report_rows: Vec<ReportRow> = case_reports::table
+        .inner_join(reports::table)
+        .filter(case_reports::case_id.eq(id))
+        .order((reports::filed_at.asc(), reports::id.asc()))
+        .select(ReportRow::as_select())
+        .load(conn)?;
+    let report_ids: Vec<i64> = report_rows.iter().map(|r| r.id).collect();
+
+    let accused_links: Vec<(i64, i64)> = report_accused::table
+        .filter(report_accused::report_id.eq_any(&report_ids))
+        .order((report_accused::report_id, report_accused::player_id))
+        .select((report_accused::report_id, report_accused::player_id))
+        .load(conn)?;
+    let game_links: Vec<(i64, i64)> = report_games::table
+        .filter(report_games::report_id.eq_any(&report_ids))
+        .order((report_games::report_id, report_games::game_id))
+        .select((report_games::report_id, report_games::game_id))
+        .load(conn)?;
+    let automatic_ids: Vec<i64> = report_rows
+        .iter()
+        .filter_map(|r| r.automatic_report_id)
+        .collect();
+    let automatic: HashMap<i64, AutomaticReportRow> = automatic_reports::table
+        .filter(automatic_reports::id.eq_any(&automatic_ids))
+        .select(AutomaticReportRow::as_select())
+        .load(conn)?
+        .into_iter()
+        .map(|a: AutomaticReportRow| (a.id, a))
+        .collect();
+    let automatic_games: Vec<(i64, i64)> = automatic_report_games::table
+        .filter(automatic_report_games::report_id.eq_any(&automatic_ids))
+        .order((
+            automatic_report_games::report_id,
+            automatic_report_games::game_id,
+        ))
+        .select((
+            automatic_report_games::report_id,
+            automatic_report_games::game_id,
+        ))
+        .load(conn)?;
+
+    let reporter_ids: BTreeSet<i64> = report_rows.iter().filter_map(|r| r.reporter_id).collect();
+    let records = reporter_records(conn, &reporter_ids.iter().copied().collect::<Vec<_>>())?;
+    let mut people: Vec<i64> = accused_links.iter().map(|(_, p)| *p).collect();
+    people.extend(reporter_ids.iter().copied());
+    people.push(case.accused_id);
+    people.extend(case.claimed_by);
+    people.sort_unstable();
+    people.dedup();
+    let names = player_names(conn, &people)?;
+    let name_of = |id: i64| names.get(&id).cloned().unwrap_or_default();
+
+    let mut cited: Vec<i64> = Vec::new();
+    let entries: Vec<EntryEvidence> = report_rows
+        .into_iter()
+        .map(|report| {
+            let mut games: Vec<i64> = report.game_id.into_iter().collect();
+            let further = game_links
+                .iter()
+                .filter(|(r, _)| *r == report.id)
+                .chain(
+                    automatic_games
+                        .iter()
+                        .filter(|(a, _)| Some(*a) == report.automatic_report_id),
+                )
+                .map(|(_, g)| *g);
+            for game in further {
+                if !games.contains(&game) {
+                    games.push(game);
+                }
+            }
+            for game in &games {
+                if !cited.contains(game) {
+                    cited.push(*game);
+                }
+            }
+            EntryEvidence {
+                reporter: report.reporter_id.map(name_of),
+                reporter_record: report
+                    .reporter_id
+                    .map(|r| records.get(&r).cloned().unwrap_or_default()),
+                accused: accused_links
+                    .iter()
+                    .filter(|(r, _)| *r == report.id)
+                    .map(|(_, p)| name_of(*p))
+                    .collect(),
+                automatic: report
+                    .automatic_report_id
+                    .and_then(|a| automatic.get(&a).cloned()),
+                games,
+                report,
+            }
+        })
+        .collect();
+
+    let accused = name_of(case.accused_id);
+    // The accused first, then everyone named alongside them.
+    let mut named: Vec<String> = vec![accused.clone()];
+    for entry in &entries {
+        for person in &entry.accused {
+            if !named.contains(person) {
+                named.push(person.clone());
+            }
+        }
+    }
+
+    let game_rows: Vec<GameRow> = games_table::table
+        .filter(games_table::id.eq_any(&cited))
+        .order((games_table::played_at.desc(), games_table::id.desc()))
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let games = games::with_seats(conn, game_rows)?;
+    let flagged_lines = flagged_lines(conn, &cited, &named)?;
+
+    let earlier: Vec<(CaseRow, Option<String>)> = cases::table
+        .left_join(decisions::table)
+        .filter(cases::accused_id.eq(case.accused_id))
+        .filter(cases::id.ne(id))
+        .order(cases::id.desc())
+        .select((CaseRow::as_select(), decisions::kind.nullable()))
+        .load(conn)?;
+    let sanctions: Vec<SanctionRecord> = sanctions::table
+        .filter(sanctions::player_id.eq(case.accused_id))
+        .order((sanctions::starts_at.desc(), sanctions::id.desc()))
+        .select(SanctionRecord::as_select())
+        .load(conn)?;
+
+    let pairs = if matches!(
+        case.reason.as_str(),
+        "self_partnering" | "prearranged_teaming"
+    ) {
+        named
+            .iter()
+            .skip(1)
+            .map(|partner| pair_history(conn, &accused, partner))
+            .collect::<QueryResult<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
+
+    Ok(Some(CaseEvidence {
+        claimed_by: case.claimed_by.map(name_of),
+        accused,
+        entries,
+        games,
+        flagged_lines,
+        earlier_cases: earlier
+            .into_iter()
+            .map(|(case, decision)| EarlierCase { case, decision })
+            .collect(),
+        sanctions,
+        pairs,
+        case,
+    }))
+}
+
+/// Outcomes of the decided reports of these reporters.
+fn reporter_records(
+    conn: &mut DbConnection,
+    reporters: &[i64],
+) -> QueryResult<HashMap<i64, ReporterRecord>> {
+    let rows: Vec<(Option<i64>, Option<String>)> = reports::table
+        .filter(reports::reporter_id.eq_any(reporters))
+        .filter(reports::outcome.is_not_null())
+        .select((reports::reporter_id, reports::outcome))
+        .load(conn)?;
+    let mut records: HashMap<i64, ReporterRecord> = HashMap::new();
+    for (reporter, outcome) in rows {
+        let (Some(reporter), Some(outcome)) = (reporter, outcome) else {
+            continue;
+        };
+        let record = records.entry(reporter).or_default();
+        match outcome.as_str() {
+            "upheld" => record.upheld += 1,
+            "dismissed_unjustified" => record.dismissed_unjustified += 1,
+            _ => record.dismissed_not_actionable += 1,
+        }
+    }
+    Ok(records)
+}
+
+/// The flagged lines these senders wrote in these games, in game and chat order, each with
+/// [`CONTEXT_LINES`] lines either side.
+fn flagged_lines(
+    conn: &mut DbConnection,
+    games: &[i64],
+    senders: &[String],
+) -> QueryResult<Vec<FlaggedLine>> {
+    let flags: Vec<FlagRow> = chat_flags::table
+        .filter(chat_flags::game_id.eq_any(games))
+        .filter(chat_flags::sender.eq_any(senders))
+        .order((
+            chat_flags::game_id.asc(),
+            chat_flags::line_idx.asc(),
+            chat_flags::id.asc(),
+        ))
+        .select(FlagRow::as_select())
+        .load(conn)?;
+    let mut by_line: BTreeMap<(i64, i32), Vec<FlagRow>> = BTreeMap::new();
+    for flag in flags {
+        by_line
+            .entry((flag.game_id, flag.line_idx))
+            .or_default()
+            .push(flag);
+    }
+    let mut wanted: BTreeMap<i64, BTreeSet<i32>> = BTreeMap::new();
+    for (game, idx) in by_line.keys() {
+        let lines = wanted.entry(*game).or_default();
+        lines.extend((idx - CONTEXT_LINES).max(0)..=idx + CONTEXT_LINES);
+    }
+    let mut chat: HashMap<(i64, i32), ChatLineRow> = HashMap::new();
+    for (game, lines) in wanted {
+        let lines: Vec<i32> = lines.into_iter().collect();
+        for chunk in lines.chunks(500) {
+            let rows: Vec<ChatLineRow> = game_chat::table
+                .filter(game_chat::game_id.eq(game))
+                .filter(game_chat::idx.eq_any(chunk))
+                .select(ChatLineRow::as_select())
+                .load(conn)?;
+            chat.extend(rows.into_iter().map(|l| ((l.game_id, l.idx), l)));
+        }
+    }
+    let around = |game: i64, range: std::ops::Range<i32>| -> Vec<ChatLineRow> {
+        range
+            .filter_map(|idx| chat.get(&(game, idx)).cloned())
+            .collect()
+    };
+    Ok(by_line
+        .into_iter()
+        .filter_map(|((game, idx), flags)| {
+            Some(FlaggedLine {
+                line: chat.get(&(game, idx))?.clone(),
+                flags,
+                before: around(game, (idx - CONTEXT_LINES).max(0)..idx),
+                after: around(game, idx + 1..idx + 1 + CONTEXT_LINES),
+            })
+        })
+        .collect())
+}
+
+fn pair_history(conn: &mut DbConnection, accused: &str, partner: &str) -> QueryResult<PairHistory> {
+    let both = games_table::table
+        .filter(
+            games_table::id.eq_any(
+                game_seats::table
+                    .filter(game_seats::player.eq(accused.to_string()))
+                    .select(game_seats::game_id),
+            ),
+        )
+        .filter(
+            games_table::id.eq_any(
+                game_seats::table
+                    .filter(game_seats::player.eq(partner.to_string()))
+                    .select(game_seats::game_id),
+            ),
+        );
+    let (games_together, first_played, last_played): (
+        i64,
+        Option<NaiveDateTime>,
+        Option<NaiveDateTime>,
+    ) = both
+        .select((
+            diesel::dsl::count_star(),
+            diesel::dsl::min(games_table::played_at),
+            diesel::dsl::max(games_table::played_at),
+        ))
+        .first(conn)?;
+    let filter = GameFilter {
+        player: Some(accused.to_string()),
+        with: Some(partner.to_string()),
+        ..GameFilter::default()
+    };
+    let recent = games::list_page(conn, &filter, None, PAIR_RECENT_GAMES)?;
+    Ok(PairHistory {
+        partner: partner.to_string(),
+        games_together,
+        first_played,
+        last_played,
+        recent,
+        shared_fingerprints: shared_fingerprints(conn, accused, partner)?,
+    })
+}
+
+/// Device and network fingerprints that appear on seats of both players.
+fn shared_fingerprints(
+    conn: &mut DbConnection,
+    accused: &str,
+    partner: &str,
+) -> QueryResult<Vec<SharedFingerprint>> {
+    let mut counts = |player: &str| -> QueryResult<[BTreeMap<String, i64>; 2]> {
+        let rows: Vec<(Option<String>, Option<String>)> = game_seats::table
+            .filter(game_seats::player.eq(player.to_string()))
+            .filter(
+                game_seats::device_fp
+                    .is_not_null()
+                    .or(game_seats::network_fp.is_not_null()),
+            )
+            .select((game_seats::device_fp, game_seats::network_fp))
+            .load(conn)?;
+        let mut device = BTreeMap::new();
+        let mut network = BTreeMap::new();
+        for (d, n) in rows {
+            if let Some(d) = d.filter(|d| !d.is_empty()) {
+                *device.entry(d).or_insert(0) += 1;
+            }
+            if let Some(n) = n.filter(|n| !n.is_empty()) {
+                *network.entry(n).or_insert(0) += 1;
+            }
+        }
+        Ok([device, network])
+    };
+    let mine = counts(accused)?;
+    let theirs = counts(partner)?;
+    let mut shared = Vec::new();
+    for (kind, (mine, theirs)) in ["device", "network"]
+        .into_iter()
+        .zip(mine.iter().zip(&theirs))
+    {
+        for (value, accused_games) in mine {
+            if let Some(partner_games) = theirs.get(value) {
+                shared.push(SharedFingerprint {
+                    kind,
+                    value: value.clone(),
+                    accused_games: *accused_games,
+                    partner_games: *partner_games,
+                });
+            }
+        }
+    }
+    Ok(shared)
+}
+
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = appeals)]
+pub struct AppealRow {
+    pub id: i64,
+    pub sanction_id: i64,
+    pub player_id: i64,
+    pub text: String,
+    pub filed_at: NaiveDateTime,
+    pub status: String,
+    pub decided_by: Option<i64>,
+    pub decided_at: Option<NaiveDateTime>,
+    pub note: Option<String>,
+}
+
+/// An appeal with its sanction and the appellant's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppealListing {
+    pub appeal: AppealRow,
+    pub sanction: SanctionRecord,
+    pub player: String,
+}
+
+/// Appeals with this status (any status without), oldest first: at most `limit` after the
+/// `(filed_at, id)` position `after`.
+pub fn appeals_page(
+    conn: &mut DbConnection,
+    status: Option<&str>,
+    after: Option<(NaiveDateTime, i64)>,
+    limit: i64,
+) -> QueryResult<Vec<AppealListing>> {
+    let mut query = appeals::table
+        .inner_join(sanctions::table)
+        .inner_join(players::table.on(players::id.eq(appeals::player_id)))
+        .select((
+            AppealRow::as_select(),
+            SanctionRecord::as_select(),
+            players::name,
+        ))
+        .into_boxed();
+    if let Some(status) = status {
+        query = query.filter(appeals::status.eq(status.to_string()));
+    }
+    if let Some((filed_at, id)) = after {
+        query = query.filter(
+            appeals::filed_at
+                .gt(filed_at)
+                .or(appeals::filed_at.eq(filed_at).and(appeals::id.gt(id))),
+        );
+    }
+    let rows: Vec<(AppealRow, SanctionRecord, String)> = query
+        .order((appeals::filed_at.asc(), appeals::id.asc()))
+        .limit(limit)
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(appeal, sanction, player)| AppealListing {
+            appeal,
+            sanction,
+            player,
+        })
+        .collect())
+}
