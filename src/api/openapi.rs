@@ -7,7 +7,7 @@ use utoipa::{Modify, OpenApi};
 use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
-use super::routes::{admin_tokens, chat, flags, games, health, players, whoami};
+use super::routes::{admin_tokens, chat, conduct, flags, games, health, players, whoami};
 use crate::archive::ingest::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
 };
@@ -39,6 +39,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         players::player_summary,
         players::shared_games,
         flags::player_flags,
+        conduct::player_conduct,
     ),
     components(schemas(
         ErrorEnvelope,

@@ -4,6 +4,7 @@
 mod admin_tokens;
 mod chat_check;
 mod chat_flags;
+mod conduct;
 mod config_startup;
 mod errors;
 mod games;
