@@ -26,6 +26,16 @@ pub struct Settings {
     pub log: LogSettings,
     pub archive: ArchiveSettings,
     pub chat: ChatSettings,
+    pub conduct: ConductSettings,
+}
+
+/// Conduct tracking at ingest (outcomes, player records, signals); thresholds in
+/// `config/conduct.toml`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConductSettings {
+    /// Record outcomes and update player records when a game is stored.
+    pub enabled: bool,
 }
 
 /// When the chat analysis at ingest raises an automatic report.

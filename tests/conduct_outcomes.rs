@@ -3,6 +3,7 @@
 #[path = "common/conduct.rs"]
 mod support;
 
+use arbiter::archive::AbortPreset;
 use arbiter::conduct::*;
 use arbiter::moderation::Variant;
 use arbiter::rules::replay::replay;
@@ -28,7 +29,7 @@ fn the_truncated_position_is_the_real_one() {
 fn a_resignation_in_check_is_not_an_abort() {
     let r = replay_cut(FFA_EARLY_CHECK, 6);
     let f = facts(Variant::Ffa, vec![event(Resign, Yellow, 6, 0)]);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     assert_eq!(out[Yellow.index()].kind, OutcomeKind::Resigned);
     assert!(!out[Yellow.index()].caused_abort);
     let d = out[Yellow.index()].departure.as_ref().expect("departure");
@@ -44,7 +45,7 @@ fn a_resignation_in_check_is_not_an_abort() {
 fn the_same_resignation_out_of_check_aborts_the_game() {
     let r = replay_cut(FFA_EARLY_CHECK, 6);
     let f = facts(Variant::Ffa, vec![event(Resign, Blue, 6, 0)]);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     for o in &out {
         assert_eq!(o.kind, OutcomeKind::Aborted);
         assert_eq!(o.caused_abort, o.seat == Blue);
@@ -56,7 +57,7 @@ fn a_timeout_on_move_two_with_nobody_scoring_aborts() {
     let r = replay_cut(FFA_EARLY_CHECK, 5);
     assert_eq!(r.moves_made_at(5), Some([2, 1, 1, 1]));
     let f = facts(Variant::Ffa, vec![event(Timeout, Blue, 5, 0)]);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     assert!(out[Blue.index()].caused_abort);
     assert_eq!(out[Red.index()].kind, OutcomeKind::Aborted);
     let d = out[Blue.index()].departure.as_ref().expect("departure");
@@ -93,14 +94,12 @@ fn the_two_written_abort_rules_differ_after_three_moves_each() {
     let r = quiet_opening(12, Red);
     assert_eq!(r.moves_made_at(12), Some([3, 3, 3, 3]));
     let f = facts(Variant::Ffa, vec![event(Resign, Red, 12, 0)]);
-    let help_centre = ConductPolicy::default();
+    let policy = ConductPolicy::default();
     assert_eq!(
-        outcomes(&r, &f, &help_centre)[0].kind,
+        outcomes(&r, &f, &policy, AbortPreset::Seed001)[0].kind,
         OutcomeKind::Resigned
     );
-    let mut rules_page = ConductPolicy::default();
-    rules_page.abort.preset = AbortPreset::RulesPage;
-    let out = outcomes(&r, &f, &rules_page);
+    let out = outcomes(&r, &f, &policy, AbortPreset::Seed000);
     assert_eq!(out[0].kind, OutcomeKind::Aborted);
     assert!(out[0].caused_abort);
 }
@@ -114,18 +113,18 @@ fn bullet_and_custom_starts_abort_on_the_first_move_only() {
         f.custom_start = custom;
         // Red has made one move: past the first move.
         assert_eq!(
-            outcomes(&r, &f, &ConductPolicy::default())[0].kind,
+            outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001)[0].kind,
             OutcomeKind::Resigned,
             "{tc} custom={custom}"
         );
         // Green has not moved yet: its first move.
         f.events = vec![event(Resign, Green, 3, 0)];
-        let out = outcomes(&r, &f, &ConductPolicy::default());
+        let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
         assert!(out[Green.index()].caused_abort, "{tc} custom={custom}");
     }
     // The standard 1+15D game: Red after one move still aborts (all players < 3 moves).
     let f = facts(Variant::Ffa, vec![event(Resign, Red, 4, 0)]);
-    assert!(outcomes(&r, &f, &ConductPolicy::default())[0].caused_abort);
+    assert!(outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001)[0].caused_abort);
 }
 
 #[test]
@@ -133,9 +132,12 @@ fn teams_abort_on_the_first_move_only() {
     let r = replay_cut(TEAMS_RESIGNED, 2);
     let policy = ConductPolicy::default();
     let f = facts(Variant::Teams, vec![event(Resign, Red, 2, 0)]);
-    assert_eq!(outcomes(&r, &f, &policy)[0].kind, OutcomeKind::Resigned);
+    assert_eq!(
+        outcomes(&r, &f, &policy, AbortPreset::Seed001)[0].kind,
+        OutcomeKind::Resigned
+    );
     let f = facts(Variant::Teams, vec![event(Resign, Yellow, 2, 0)]);
-    let out = outcomes(&r, &f, &policy);
+    let out = outcomes(&r, &f, &policy, AbortPreset::Seed001);
     assert!(out[Yellow.index()].caused_abort);
     assert!(out.iter().all(|o| o.kind == OutcomeKind::Aborted));
 }
@@ -144,7 +146,7 @@ fn teams_abort_on_the_first_move_only() {
 fn an_early_teams_resignation_with_the_partner_playing() {
     let r = replay_cut(TEAMS_RESIGNED, 20);
     let f = facts(Variant::Teams, vec![event(Resign, Red, 20, 0)]);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     let red = &out[Red.index()];
     assert_eq!(red.kind, OutcomeKind::Resigned);
     let d = red.departure.as_ref().expect("departure");
@@ -161,7 +163,7 @@ fn the_real_teams_resignation_is_judged_by_the_configured_deficit() {
     // Yellow resigned at ply 122, ten points of material behind with a free king.
     let r = replay(&read(TEAMS_RESIGNED)).expect("replays");
     let f = facts(Variant::Teams, vec![]);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     let yellow = &out[Yellow.index()];
     assert_eq!(yellow.kind, OutcomeKind::Resigned);
     let d = yellow
@@ -180,7 +182,7 @@ fn the_real_teams_resignation_is_judged_by_the_configured_deficit() {
     assert!(!yellow.teams_early_resignation(), "30 moves is not early");
     let mut strict = ConductPolicy::default();
     strict.qualifiers.teams_lost_material_deficit = 10;
-    let out = outcomes(&r, &f, &strict);
+    let out = outcomes(&r, &f, &strict, AbortPreset::Seed001);
     assert!(out[Yellow.index()].departed_in_lost_position());
 }
 
@@ -189,7 +191,12 @@ fn an_ffa_timeout_hopelessly_behind_is_a_lost_position() {
     // cc_game_0026: Yellow times out with 40 points, Green has 79, and capturing everything
     // left (31) could not bring Yellow to 79.
     let r = replay(&read("ffa/cc_game_0026.pgn4")).expect("replays");
-    let out = outcomes(&r, &facts(Variant::Ffa, vec![]), &ConductPolicy::default());
+    let out = outcomes(
+        &r,
+        &facts(Variant::Ffa, vec![]),
+        &ConductPolicy::default(),
+        AbortPreset::Seed001,
+    );
     let yellow = &out[Yellow.index()];
     assert_eq!(yellow.kind, OutcomeKind::TimedOut);
     let d = yellow.departure.as_ref().expect("departure");
@@ -207,7 +214,12 @@ fn an_ffa_timeout_hopelessly_behind_is_a_lost_position() {
 fn a_leader_resigning_is_not_in_a_lost_position() {
     // cc_game_0016: Red resigns leading with 85 points.
     let r = replay(&read("ffa/cc_game_0016.pgn4")).expect("replays");
-    let out = outcomes(&r, &facts(Variant::Ffa, vec![]), &ConductPolicy::default());
+    let out = outcomes(
+        &r,
+        &facts(Variant::Ffa, vec![]),
+        &ConductPolicy::default(),
+        AbortPreset::Seed001,
+    );
     let d = out[Red.index()].departure.as_ref().expect("departure");
     assert!(!d.lost_position);
     assert!(matches!(
@@ -231,7 +243,7 @@ fn a_timeout_while_disconnected_is_a_forfeit_and_a_reconnect_is_not() {
             event(Disconnect, Yellow, 229, 600),
         ],
     );
-    let out = outcomes(&r, &f, &policy);
+    let out = outcomes(&r, &f, &policy, AbortPreset::Seed001);
     let yellow = &out[Yellow.index()];
     assert_eq!(yellow.kind, OutcomeKind::Forfeited);
     assert!(yellow.forfeited_after_disconnect());
@@ -245,7 +257,7 @@ fn a_timeout_while_disconnected_is_a_forfeit_and_a_reconnect_is_not() {
             event(Reconnect, Yellow, 229, 30),
         ],
     );
-    let out = outcomes(&r, &f, &policy);
+    let out = outcomes(&r, &f, &policy, AbortPreset::Seed001);
     assert_eq!(out[Yellow.index()].kind, OutcomeKind::TimedOut);
     assert_eq!(out[Yellow.index()].reconnects, 1);
 }
@@ -272,7 +284,12 @@ fn claimed_wins_from_the_record_and_from_events() {
             continue;
         }
         claims += 1;
-        let out = outcomes(&r, &facts(Variant::Ffa, vec![]), &ConductPolicy::default());
+        let out = outcomes(
+            &r,
+            &facts(Variant::Ffa, vec![]),
+            &ConductPolicy::default(),
+            AbortPreset::Seed001,
+        );
         let winners: Vec<SeatColor> = out
             .iter()
             .filter(|o| o.kind == OutcomeKind::ClaimedWin)
@@ -287,7 +304,7 @@ fn claimed_wins_from_the_record_and_from_events() {
 
     let r = replay_cut(FFA_EARLY_CHECK, 40);
     let f = facts(Variant::Ffa, vec![event(ClaimWin, Green, 40, 0)]);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     assert_eq!(out[Green.index()].kind, OutcomeKind::ClaimedWin);
     assert_eq!(out[Red.index()].kind, OutcomeKind::Completed);
 }
@@ -297,7 +314,7 @@ fn rating_change_and_rating_lost_through_an_abort() {
     let r = replay_cut(FFA_EARLY_CHECK, 6);
     let mut f = facts(Variant::Ffa, vec![event(Resign, Blue, 6, 0)]);
     f.seats[Blue.index()].rating_after = Some(1488);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     assert_eq!(out[Blue.index()].rating_change, Some(-12));
     assert_eq!(out[Blue.index()].rating_lost_leaving_early(), 12);
     assert_eq!(out[Red.index()].rating_lost_leaving_early(), 0);
@@ -307,7 +324,7 @@ fn rating_change_and_rating_lost_through_an_abort() {
 fn event_plies_beyond_the_record_are_clamped_not_trusted() {
     let r = replay_cut(FFA_EARLY_CHECK, 6);
     let f = facts(Variant::Ffa, vec![event(Resign, Blue, 10_000, 0)]);
-    let out = outcomes(&r, &f, &ConductPolicy::default());
+    let out = outcomes(&r, &f, &ConductPolicy::default(), AbortPreset::Seed001);
     assert_eq!(out[Blue.index()].departure.as_ref().map(|d| d.ply), Some(6));
 }
 
@@ -332,7 +349,7 @@ fn outcomes_of_every_real_game_serialise_and_read_back() {
             } else {
                 Variant::Teams
             };
-            let out = outcomes(&r, &facts(variant, vec![]), &policy);
+            let out = outcomes(&r, &facts(variant, vec![]), &policy, AbortPreset::Seed001);
             let json = serde_json::to_string(&out).expect("serialises");
             let back: [SeatOutcome; 4] = serde_json::from_str(&json).expect("reads back");
             assert_eq!(back, out);

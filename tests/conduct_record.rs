@@ -3,6 +3,7 @@
 #[path = "common/conduct.rs"]
 mod support;
 
+use arbiter::archive::AbortPreset;
 use arbiter::conduct::*;
 use arbiter::moderation::{GameNumber, PlayerId, Variant};
 use arbiter::rules::replay::replay;
@@ -56,7 +57,7 @@ fn real_games_applied_in_any_order_equal_the_rebuild() {
                 seat.player = PlayerId(((game + i as i64) % 6) + 1);
                 seat.rating_after = Some(1500 + g.below(21) as i32 - 10);
             }
-            all.extend(outcomes(&r, &f, &policy));
+            all.extend(outcomes(&r, &f, &policy, AbortPreset::Seed001));
         }
     }
     assert!(all.len() > 400);

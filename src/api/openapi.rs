@@ -8,7 +8,7 @@ use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
-    admin_queue, admin_tokens, chat, flags, games, health, modlog, players, whoami,
+    admin_queue, admin_tokens, chat, conduct, flags, games, health, modlog, players, whoami,
 };
 use crate::archive::ingest::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
@@ -45,6 +45,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_queue::get_case,
         admin_queue::list_appeals,
         modlog::list_modlog,
+        conduct::player_conduct,
     ),
     components(schemas(
         ErrorEnvelope,

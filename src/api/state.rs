@@ -8,6 +8,7 @@ use super::auth::player::PlayerTokenVerifier;
 use super::error::ApiError;
 use super::metrics::Metrics;
 use crate::chat::{Analyzer, AnalyzerError};
+use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::store::{DbConnection, DbPool};
 
@@ -20,6 +21,8 @@ pub struct AppState {
     pub player_tokens: Option<Arc<PlayerTokenVerifier>>,
     /// The chat analyser, built once per process and shared by every worker.
     pub chat: Arc<Analyzer>,
+    /// The conduct policy (`config/conduct.toml`, built in).
+    pub conduct: Arc<ConductPolicy>,
 }
 
 /// The state could not be assembled.
@@ -40,6 +43,7 @@ impl AppState {
             metrics: Arc::new(Metrics::new()?),
             player_tokens,
             chat: Analyzer::shared()?,
+            conduct: Arc::new(ConductPolicy::default()),
         })
     }
 

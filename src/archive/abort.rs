@@ -10,8 +10,10 @@
 //! Both: Teams games, custom start positions and time controls of one minute or less without
 //! increment abort only when the player leaves on their first move (before making one).
 //!
-//! Only the game's first elimination is judged: once a player has left for good, later leavers
-//! play in a game that has already counted.
+//! Only the game's first departure is judged: once a player has left for good, later leavers
+//! play in a game that has already counted. This is the one abort rule of the service: the
+//! archive's `games.aborted*` columns and the conduct outcomes both come from
+//! [`classify_with_leaves`].
 
 use serde::{Deserialize, Serialize};
 
@@ -64,91 +66,143 @@ pub struct Abort {
     pub reason: AbortReason,
 }
 
-/// A `TimeControl` tag: `1+15D` (1 minute, 15 s delay), `1+7`, `10+0`, `0.5+0`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A `TimeControl` tag: base time and per-move extra time (increment or delay).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeControl {
-    pub minutes: f64,
-    /// Seconds added (or delayed, `D`) per move.
-    pub increment_secs: f64,
+    pub base_seconds: u32,
+    pub increment_seconds: u32,
+    /// The extra time is a delay (`1+15D`) rather than an increment.
     pub delay: bool,
 }
 
 impl TimeControl {
+    /// Reads minutes `+` seconds, optional `D` for delay (`1+15D`, `1+7`, `10+0`, `0.5+0`,
+    /// `0.5`). `None` when the text is not of that shape.
     pub fn parse(text: &str) -> Option<TimeControl> {
         let text = text.trim();
-        let (minutes, rest) = text.split_once('+').unwrap_or((text, "0"));
-        let rest = rest.trim();
-        let (inc, delay) = match rest.strip_suffix(['D', 'd']) {
-            Some(inc) => (inc, true),
-            None => (rest, false),
+        let (base, extra) = text.split_once('+').unwrap_or((text, "0"));
+        let minutes: f64 = base.trim().parse().ok()?;
+        if !(0.0..=10_000.0).contains(&minutes) {
+            return None;
+        }
+        let extra = extra.trim();
+        let (extra, delay) = match extra.strip_suffix(['D', 'd']) {
+            Some(e) => (e, true),
+            None => (extra, false),
         };
-        let minutes: f64 = minutes.trim().parse().ok()?;
-        let increment_secs: f64 = inc.trim().parse().ok()?;
-        (minutes.is_finite() && increment_secs.is_finite()).then_some(TimeControl {
-            minutes,
-            increment_secs,
+        let increment_seconds: u32 = extra.trim().parse().ok()?;
+        Some(TimeControl {
+            base_seconds: (minutes * 60.0).round() as u32,
+            increment_seconds,
             delay,
         })
     }
 
     /// One minute or less with neither increment nor delay.
     pub fn is_bullet_without_increment(&self) -> bool {
-        self.minutes <= 1.0 && self.increment_secs == 0.0
+        self.base_seconds <= 60 && self.increment_seconds == 0
     }
 }
 
-/// Classifies the game. `custom_start` is true when the game began from a position other than
-/// the standard set-ups.
+/// What the abort rule needs to know about a game besides its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AbortContext {
+    pub time_control: Option<TimeControl>,
+    /// The game began from a position other than the standard set-ups.
+    pub custom_start: bool,
+    pub preset: AbortPreset,
+}
+
+/// A player leaving the game early by their own doing: a resignation, a timeout or a forfeit
+/// after a disconnect, at `ply` plies played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leave {
+    pub seat: Seat,
+    pub ply: usize,
+    pub timed_out: bool,
+}
+
+/// Classifies the game from its record alone (resignation and timeout markers).
 pub fn classify(
     replay: &Replay,
     time_control: Option<&TimeControl>,
     custom_start: bool,
     preset: AbortPreset,
 ) -> Option<Abort> {
-    let first = replay.eliminations().first()?;
-    let timed_out = match first.cause {
-        EliminationCause::Resigned => false,
-        EliminationCause::TimedOut => true,
-        _ => return None,
+    let context = AbortContext {
+        time_control: time_control.copied(),
+        custom_start,
+        preset,
     };
-    let seat = first.seat;
-    let ply = first.ply;
+    classify_with_leaves(replay, &context, &[])
+}
+
+/// Classifies the game: the first player to leave (a departure the game server reported in
+/// `leaves`, or an elimination the record shows, whichever comes first) decides. A game whose
+/// first elimination is a mate, stalemate, claim or king capture never aborts.
+pub fn classify_with_leaves(
+    replay: &Replay,
+    context: &AbortContext,
+    leaves: &[Leave],
+) -> Option<Abort> {
+    let from_record = replay.eliminations().first().map(|e| {
+        let leave = match e.cause {
+            EliminationCause::Resigned => Some(false),
+            EliminationCause::TimedOut => Some(true),
+            _ => None,
+        };
+        (e.ply, e.seat, leave)
+    });
+    let from_events = leaves
+        .iter()
+        .map(|l| (l.ply, l.seat, Some(l.timed_out)))
+        .min_by_key(|(ply, seat, _)| (*ply, seat.index()));
+    let first = match (from_record, from_events) {
+        (Some(r), Some(e)) => {
+            if (e.0, e.1.index()) < (r.0, r.1.index()) || (e.0 == r.0 && e.1 == r.1) {
+                e
+            } else {
+                r
+            }
+        }
+        (r, e) => r.or(e)?,
+    };
+    let (ply, seat, Some(timed_out)) = first else {
+        return None;
+    };
+    judge(replay, context, seat, ply).map(|reason| Abort {
+        seat,
+        ply,
+        timed_out,
+        reason,
+    })
+}
+
+/// Whether `seat` leaving at `ply` aborts the game under the rule, and why.
+fn judge(replay: &Replay, context: &AbortContext, seat: Seat, ply: usize) -> Option<AbortReason> {
     let made = replay.moves_made_at(ply)?;
     let first_move_rule = if replay.rules.scoring == Scoring::Teams {
         Some(AbortReason::TeamsFirstMove)
-    } else if custom_start {
+    } else if context.custom_start {
         Some(AbortReason::CustomStartFirstMove)
-    } else if time_control.is_some_and(TimeControl::is_bullet_without_increment) {
+    } else if context
+        .time_control
+        .is_some_and(|tc| tc.is_bullet_without_increment())
+    {
         Some(AbortReason::BulletFirstMove)
     } else {
         None
     };
-    let abort = |reason| {
-        Some(Abort {
-            seat,
-            ply,
-            timed_out,
-            reason,
-        })
-    };
     if let Some(reason) = first_move_rule {
-        return if made[seat.index()] == 0 {
-            abort(reason)
-        } else {
-            None
-        };
+        return (made[seat.index()] == 0).then_some(reason);
     }
     let nobody_scored = replay.points_at(ply)?.iter().all(|&p| p == 0);
     let in_check = replay.in_check_at(ply, seat).unwrap_or(false);
-    let early = match preset {
+    let early = match context.preset {
         AbortPreset::Seed000 => made[seat.index()] < 4,
         AbortPreset::Seed001 => made.iter().any(|&m| m < 3),
     };
-    if early && nobody_scored && !in_check {
-        abort(AbortReason::EarlyLeave)
-    } else {
-        None
-    }
+    (early && nobody_scored && !in_check).then_some(AbortReason::EarlyLeave)
 }
 
 #[cfg(test)]
@@ -174,7 +228,13 @@ mod tests {
     #[test]
     fn time_controls() {
         let tc = TimeControl::parse("1+15D").expect("parses");
-        assert!(tc.delay && tc.increment_secs == 15.0 && !tc.is_bullet_without_increment());
+        assert!(tc.delay && tc.increment_seconds == 15 && !tc.is_bullet_without_increment());
+        assert_eq!(
+            TimeControl::parse("0.5+0").map(|t| t.base_seconds),
+            Some(30)
+        );
+        assert!(TimeControl::parse("-1+0").is_none());
+        assert!(TimeControl::parse("1+x").is_none());
         assert!(TimeControl::parse("1+0")
             .expect("parses")
             .is_bullet_without_increment());

@@ -5,19 +5,23 @@
 //! seats, plies against the game's length). On success it returns rows ready to store; on
 //! failure an `IngestError` naming the offending field. Nothing here touches storage.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use super::abort::{self, Abort, AbortPreset, TimeControl};
+use super::abort::{self, Abort, AbortContext, AbortPreset, TimeControl};
 use crate::chat::context::analyze_game_chat_in_context;
 use crate::chat::window::{report_reason, WindowRule};
 use crate::chat::{
     Analyzer, Category, Channel, ChatLine, GameChatContext, Severity, Variant as ChatVariant,
 };
+use crate::conduct::{self, ConductPolicy, SeatOutcome};
 use crate::config::ChatSettings;
+use crate::moderation::{GameNumber, PlayerId, Variant};
 use crate::rules::game::{EliminationCause, GameEnd};
 use crate::rules::geometry::Seat;
 use crate::rules::piece::PieceKind;
@@ -326,6 +330,8 @@ pub struct PreparedGame {
     /// The rolling-window check the store runs for this game's senders (none when the chat
     /// was not analysed or no seated sender wrote a report-worthy line).
     pub window: Option<WindowCheck>,
+    /// The seats' conduct outcomes (none when conduct tracking is off).
+    pub conduct: Option<ConductOutcomes>,
 }
 
 /// Which senders of a game the store checks against their recent games, and the rule.
@@ -337,16 +343,107 @@ pub struct WindowCheck {
     pub senders: Vec<String>,
 }
 
-/// Validates the submission by replaying it and derives the stored facts (no chat analysis).
-pub fn prepare(submission: Submission, preset: AbortPreset) -> Result<PreparedGame, IngestError> {
-    prepare_with(submission, preset, None)
+/// The conduct outcomes of a game's four seats, computed from the ingest's own replay, and
+/// the policy the store applies them under. The outcomes' `game`, `player` and `ended_at` are
+/// placeholders until the store knows the archive id, the player ids and `played_at`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConductOutcomes {
+    pub outcomes: [SeatOutcome; 4],
+    pub policy: Arc<ConductPolicy>,
 }
 
-/// As [`prepare`], and analyses the chat against the same replay when `review` is given.
+/// What the conduct outcomes are computed from, as the archive stores it (so a rebuild from
+/// stored rows computes what the ingest computed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConductInput<'a> {
+    /// `games.variant`.
+    pub variant: &'a str,
+    /// `games.time_control`.
+    pub time_control: &'a str,
+    /// `games.start_setup`.
+    pub start_setup: &'a str,
+    /// (rating before, rating after) of Red, Blue, Yellow, Green.
+    pub ratings: [(Option<i32>, Option<i32>); 4],
+    /// The game's events in stored order: kind, seat, ply, time.
+    pub events: Vec<StoredEvent>,
+}
+
+/// The conduct variant of an archived game's `variant`.
+pub fn conduct_variant(variant: &str) -> Variant {
+    match variant.trim().to_ascii_lowercase().as_str() {
+        "teams" => Variant::Teams,
+        "ffa" | "free-for-all" => Variant::Ffa,
+        "solo" => Variant::Solo,
+        _ => Variant::Other,
+    }
+}
+
+/// The four seats' conduct outcomes, with the one abort rule of the archive.
+pub fn conduct_outcomes(
+    replay: &Replay,
+    input: &ConductInput<'_>,
+    policy: &ConductPolicy,
+    preset: AbortPreset,
+) -> [SeatOutcome; 4] {
+    let placeholder = DateTime::<Utc>::UNIX_EPOCH;
+    let facts = conduct::GameFacts {
+        game: GameNumber(0),
+        variant: conduct_variant(input.variant),
+        time_control: TimeControl::parse(input.time_control),
+        custom_start: !matches!(input.start_setup, "4PC" | "4PCo"),
+        seats: std::array::from_fn(|i| conduct::SeatFacts {
+            player: PlayerId(0),
+            rating_before: input.ratings[i].0,
+            rating_after: input.ratings[i].1,
+        }),
+        events: conduct_events(&input.events),
+        ended_at: placeholder,
+    };
+    conduct::outcomes(replay, &facts, policy, preset)
+}
+
+/// An event as stored: kind, seat, ply, time.
+pub type StoredEvent = (EventKind, SeatColour, i32, Option<NaiveDateTime>);
+
+fn stored_events(events: &[EventInput]) -> Vec<StoredEvent> {
+    events
+        .iter()
+        .map(|e| (e.kind, e.seat, to_i32(e.ply), e.at.map(stored)))
+        .collect()
+}
+
+/// The events in the conduct module's terms (an event without a time sorts by ply alone).
+fn conduct_events(events: &[StoredEvent]) -> Vec<conduct::GameEvent> {
+    events
+        .iter()
+        .map(|&(kind, seat, ply, at)| conduct::GameEvent {
+            kind: match kind {
+                EventKind::Disconnect => conduct::GameEventKind::Disconnect,
+                EventKind::Reconnect => conduct::GameEventKind::Reconnect,
+                EventKind::Forfeit => conduct::GameEventKind::Forfeit,
+                EventKind::Resign => conduct::GameEventKind::Resign,
+                EventKind::Timeout => conduct::GameEventKind::Timeout,
+                EventKind::ClaimWin => conduct::GameEventKind::ClaimWin,
+            },
+            seat: conduct::SeatColor::from_seat(seat.seat()),
+            ply: usize::try_from(ply).unwrap_or(0),
+            at: at.map_or(DateTime::<Utc>::UNIX_EPOCH, |t| t.and_utc()),
+        })
+        .collect()
+}
+
+/// Validates the submission by replaying it and derives the stored facts (no chat analysis).
+pub fn prepare(submission: Submission, preset: AbortPreset) -> Result<PreparedGame, IngestError> {
+    prepare_with(submission, preset, None, None)
+}
+
+/// As [`prepare`], and analyses the chat against the same replay when `review` is given, and
+/// computes the seats' conduct outcomes when `conduct` is given.
 pub fn prepare_with(
     submission: Submission,
     preset: AbortPreset,
     review: Option<&ChatReview<'_>>,
+    conduct: Option<&Arc<ConductPolicy>>,
 ) -> Result<PreparedGame, IngestError> {
     let replay = replay::replay(&submission.pgn4).map_err(replay_error)?;
     let plies = replay.plies.len();
@@ -360,7 +457,15 @@ pub fn prepare_with(
     let time_control = tag("TimeControl");
     let tc = TimeControl::parse(&time_control);
     let custom_start = !matches!(replay.setup.as_str(), "4PC" | "4PCo");
-    let abort = abort::classify(&replay, tc.as_ref(), custom_start, preset);
+    let abort = abort::classify_with_leaves(
+        &replay,
+        &AbortContext {
+            time_control: tc,
+            custom_start,
+            preset,
+        },
+        &conduct::leaves(&conduct_events(&stored_events(&submission.events)), plies),
+    );
 
     let causes = elimination_causes(&replay, &submission.events);
     let seats = seat_facts(&replay, seats_in, &causes);
@@ -400,7 +505,7 @@ pub fn prepare_with(
         _ => (Vec::new(), Vec::new()),
     };
     let window = review.and_then(|review| window_check(review.settings, &flags, &seats));
-    let events = submission
+    let events: Vec<EventRow> = submission
         .events
         .iter()
         .map(|e| EventRow {
@@ -410,6 +515,27 @@ pub fn prepare_with(
             at: e.at.map(stored),
         })
         .collect();
+    let conduct = conduct.map(|policy| {
+        let input = ConductInput {
+            variant: &variant,
+            time_control: &time_control,
+            start_setup: &replay.setup,
+            ratings: std::array::from_fn(|i| {
+                seats
+                    .iter()
+                    .find(|s| s.seat.index() as usize == i)
+                    .map_or((None, None), |s| (s.rating_before, s.rating_after))
+            }),
+            events: events
+                .iter()
+                .map(|e| (e.kind, e.seat, e.ply, e.at))
+                .collect(),
+        };
+        ConductOutcomes {
+            outcomes: conduct_outcomes(&replay, &input, policy, preset),
+            policy: Arc::clone(policy),
+        }
+    });
     Ok(PreparedGame {
         game: GameFacts {
             site_game_id,
@@ -434,6 +560,7 @@ pub fn prepare_with(
         flags,
         reports,
         window,
+        conduct,
     })
 }
 

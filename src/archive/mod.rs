@@ -5,7 +5,8 @@
 pub mod abort;
 pub mod ingest;
 
-pub use abort::{classify, Abort, AbortPreset, TimeControl};
+pub use abort::{classify, classify_with_leaves, Abort, AbortPreset, TimeControl};
 pub use ingest::{
-    prepare, prepare_with, ChatReview, IngestError, PreparedGame, SeatColour, Submission,
+    conduct_outcomes, prepare, prepare_with, ChatReview, ConductInput, ConductOutcomes,
+    IngestError, PreparedGame, SeatColour, Submission,
 };

@@ -6,6 +6,7 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
@@ -13,6 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::archive::ingest::{prepare_with, ChatReview, PreparedGame, Submission};
 use crate::archive::AbortPreset;
+use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::store::games::{self, StoreOutcome};
 use crate::store::{self, DbConnection};
@@ -75,11 +77,16 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
         analyzer: &analyzer,
         settings: &settings.chat,
     };
+    let conduct = settings
+        .conduct
+        .enabled
+        .then(|| Arc::new(ConductPolicy::default()));
     let report = import_sources_with(
         &mut conn,
         sources,
         settings.archive.abort_rule,
         Some(&review),
+        conduct.as_ref(),
         args.batch,
         args.threads,
         |n| progress.inc(n),
@@ -146,16 +153,19 @@ pub fn import_sources(
     threads: usize,
     progress: impl FnMut(u64),
 ) -> anyhow::Result<ImportReport> {
-    import_sources_with(conn, sources, preset, None, batch, threads, progress)
+    import_sources_with(conn, sources, preset, None, None, batch, threads, progress)
 }
 
 /// As [`import_sources`], analysing each game's chat with `review` (flags and automatic
-/// reports are written in the batch's transaction).
+/// reports are written in the batch's transaction) and, with `conduct`, recording the seats'
+/// conduct outcomes and player records in the same transaction.
+#[allow(clippy::too_many_arguments)]
 pub fn import_sources_with(
     conn: &mut DbConnection,
     sources: impl Iterator<Item = Source>,
     preset: AbortPreset,
     review: Option<&ChatReview<'_>>,
+    conduct: Option<&Arc<ConductPolicy>>,
     batch: usize,
     threads: usize,
     mut progress: impl FnMut(u64),
@@ -176,7 +186,8 @@ pub fn import_sources_with(
         }
         let to_write = std::mem::take(&mut pending);
         let (prepared, written) = std::thread::scope(|scope| {
-            let replaying = scope.spawn(|| prepare_parallel(chunk, preset, review, threads));
+            let replaying =
+                scope.spawn(|| prepare_parallel(chunk, preset, review, conduct, threads));
             let written = write_batch(conn, to_write);
             (replaying.join(), written)
         });
@@ -198,6 +209,7 @@ fn prepare_parallel(
     chunk: Vec<Source>,
     preset: AbortPreset,
     review: Option<&ChatReview<'_>>,
+    conduct: Option<&Arc<ConductPolicy>>,
     threads: usize,
 ) -> Vec<Prepared> {
     if chunk.is_empty() {
@@ -217,7 +229,7 @@ fn prepare_parallel(
                     part.into_iter()
                         .map(|(label, text)| {
                             let prepared = text.and_then(|text| {
-                                prepare_with(Submission::from_pgn4(text), preset, review)
+                                prepare_with(Submission::from_pgn4(text), preset, review, conduct)
                                     .map_err(|e| e.message)
                             });
                             (label, prepared)

@@ -1,6 +1,7 @@
 //! The `arbiter` command line. Each subcommand is a variant of `Command` with its own
 //! function below; add new ones (replay, perft, import, ...) the same way.
 
+pub mod conduct;
 pub mod import;
 pub mod logging;
 mod rules;
@@ -42,6 +43,9 @@ pub enum Command {
     Config,
     /// Import PGN4 files (or directories of them, recursively) into the game archive.
     Import(import::ImportArgs),
+    /// Conduct tracking: rebuild every outcome and player record from the archive.
+    #[command(subcommand)]
+    Conduct(conduct::ConductCommand),
     /// Replay PGN4 games and compare the computed result with the tags (non-zero exit on any
     /// mismatch or illegal move).
     Replay(rules::ReplayArgs),
@@ -95,6 +99,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate(args) => migrate(settings, &args),
         Command::Token(command) => token(settings, command),
         Command::Import(args) => import::run(settings, args),
+        Command::Conduct(command) => conduct::run(settings, command),
         Command::Config => {
             print!("{}", settings.to_redacted_toml());
             Ok(())

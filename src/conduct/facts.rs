@@ -43,38 +43,8 @@ impl SeatColor {
     }
 }
 
-/// A time control: base time and per-move extra time (increment or delay).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TimeControl {
-    pub base_seconds: u32,
-    pub increment_seconds: u32,
-    /// The extra time is a delay (`1+15D`) rather than an increment.
-    pub delay: bool,
-}
-
-impl TimeControl {
-    /// Reads the PGN4 `TimeControl` tag: minutes `+` seconds, optional `D` for delay
-    /// (`1+15D`, `1+7`, `10+0`, `0.5+0`). `None` when the text is not of that shape.
-    pub fn parse(text: &str) -> Option<TimeControl> {
-        let text = text.trim();
-        let (base, extra) = text.split_once('+').unwrap_or((text, "0"));
-        let minutes: f64 = base.trim().parse().ok()?;
-        if !(0.0..=10_000.0).contains(&minutes) {
-            return None;
-        }
-        let extra = extra.trim();
-        let (extra, delay) = match extra.strip_suffix(['D', 'd']) {
-            Some(e) => (e, true),
-            None => (extra, false),
-        };
-        let increment_seconds: u32 = extra.trim().parse().ok()?;
-        Some(TimeControl {
-            base_seconds: (minutes * 60.0).round() as u32,
-            increment_seconds,
-            delay,
-        })
-    }
-}
+/// The archive's time control (one type for the abort rule and the conduct facts).
+pub use crate::archive::abort::TimeControl;
 
 /// One seat of a game: who sat there and the rating before and after (when rated).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,33 +97,6 @@ pub struct GameFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_controls_read() {
-        assert_eq!(
-            TimeControl::parse("1+15D"),
-            Some(TimeControl {
-                base_seconds: 60,
-                increment_seconds: 15,
-                delay: true
-            })
-        );
-        assert_eq!(
-            TimeControl::parse("10+0"),
-            Some(TimeControl {
-                base_seconds: 600,
-                increment_seconds: 0,
-                delay: false
-            })
-        );
-        assert_eq!(
-            TimeControl::parse("0.5+0").map(|t| t.base_seconds),
-            Some(30)
-        );
-        assert_eq!(TimeControl::parse("abc"), None);
-        assert_eq!(TimeControl::parse("1+x"), None);
-        assert_eq!(TimeControl::parse("-1+0"), None);
-    }
 
     #[test]
     fn seats_map_both_ways() {

@@ -19,15 +19,14 @@ pub mod view;
 
 pub use facts::{GameEvent, GameEventKind, GameFacts, SeatColor, SeatFacts, TimeControl};
 pub use outcome::{
-    outcomes, Departure, DepartureKind, OutcomeKind, PositionAssessment, SeatOutcome,
+    leaves, outcomes, Departure, DepartureKind, OutcomeKind, PositionAssessment, SeatOutcome,
 };
 pub use policy::{
-    AbandonmentRule, AbortPolicy, AbortPreset, ConductPolicy, ConductPolicyError, HabitRule,
-    LostPositionQuittingRule, QualifierPolicy, RecordPolicy, SandbaggingRule, SignalPolicies,
-    DEFAULT_CONDUCT_TOML,
+    AbandonmentRule, ConductPolicy, ConductPolicyError, HabitRule, LostPositionQuittingRule,
+    QualifierPolicy, RecordPolicy, SandbaggingRule, SignalPolicies, DEFAULT_CONDUCT_TOML,
 };
 pub use record::{day_of, Applied, DayBucket, OutcomeCounts, OutcomeRates, PlayerRecord};
-pub use signal::{signals, Signal, SignalKind};
+pub use signal::{is_new_signal, signals, Signal, SignalKind};
 pub use view::{
     admin_view, player_summary, server_view, AdminConductView, ConductNotice, PlayerConductSummary,
     ServerConductView, WindowSummary,

@@ -5,8 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::facts::{GameEventKind, GameFacts, SeatColor};
-use super::policy::{AbortPreset, ConductPolicy};
+use super::facts::{GameEvent, GameEventKind, GameFacts, SeatColor};
+use super::policy::ConductPolicy;
+use crate::archive::abort::{classify_with_leaves, AbortContext, AbortPreset, Leave};
 use crate::moderation::{GameNumber, PlayerId, Variant};
 use crate::rules::game::EliminationCause;
 use crate::rules::position::{MoveList, Position, SeatStatus};
@@ -170,7 +171,6 @@ struct RawDeparture {
     seat: SeatColor,
     kind: DepartureKind,
     ply: usize,
-    at: Option<DateTime<Utc>>,
 }
 
 /// Connection history of one seat.
@@ -182,8 +182,15 @@ struct Connection {
     still_disconnected: bool,
 }
 
-/// Outcomes of the four seats (Red, Blue, Yellow, Green) of a replayed game.
-pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [SeatOutcome; 4] {
+/// Outcomes of the four seats (Red, Blue, Yellow, Green) of a replayed game. Whether the game
+/// was aborted is the archive's rule ([`classify_with_leaves`] under `abort_rule`), so the
+/// conduct outcomes and `games.aborted` always agree.
+pub fn outcomes(
+    replay: &Replay,
+    facts: &GameFacts,
+    policy: &ConductPolicy,
+    abort_rule: AbortPreset,
+) -> [SeatOutcome; 4] {
     let last_ply = replay.plies.len();
     let mut events: Vec<_> = facts.events.iter().collect();
     events.sort_by_key(|e| (e.at, e.ply));
@@ -225,7 +232,6 @@ pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [
                 seat: e.seat,
                 kind,
                 ply: e.ply.min(last_ply),
-                at: Some(e.at),
             });
         }
     }
@@ -251,7 +257,6 @@ pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [
             seat,
             kind,
             ply: elimination.ply.min(last_ply),
-            at: None,
         });
     }
     // A claimed win the record shows: everyone else was eliminated by the claim.
@@ -270,23 +275,25 @@ pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [
         }
     }
 
-    // The first departure (in game order) that meets the abort rule aborts the game.
-    let mut in_order: Vec<RawDeparture> = departure.iter().flatten().copied().collect();
-    in_order.sort_by_key(|d| (d.ply, d.at, d.seat));
-    let aborted_by = in_order
-        .iter()
-        .find(|d| aborts_game(replay, facts, policy, d))
-        .copied();
-    let abort_ply = aborted_by.map(|d| d.ply);
+    // Every departure the events report, whether or not it was the seat's first: the abort
+    // rule judges the game's first departure, exactly as the archive does.
+    let leaves = leaves(&facts.events, last_ply);
+    let context = AbortContext {
+        time_control: facts.time_control,
+        custom_start: facts.custom_start,
+        preset: abort_rule,
+    };
+    let abort = classify_with_leaves(replay, &context, &leaves);
+    let aborted_by = abort.map(|a| SeatColor::from_seat(a.seat));
+    let abort_ply = abort.map(|a| a.ply);
 
     SeatColor::ALL.map(|seat| {
         let s = seat.index();
         let facts_of_seat = &facts.seats[s];
         // Departures after an abort never happened as far as the game is concerned.
-        let raw = departure[s].filter(|d| {
-            abort_ply.is_none_or(|p| d.ply < p || aborted_by.is_some_and(|a| a.seat == seat))
-        });
-        let caused_abort = aborted_by.is_some_and(|a| a.seat == seat);
+        let raw = departure[s]
+            .filter(|d| abort_ply.is_none_or(|p| d.ply < p || aborted_by == Some(seat)));
+        let caused_abort = aborted_by == Some(seat);
         let kind = match (aborted_by, raw) {
             (Some(_), _) => OutcomeKind::Aborted,
             (None, Some(d)) => match d.kind {
@@ -317,55 +324,23 @@ pub fn outcomes(replay: &Replay, facts: &GameFacts, policy: &ConductPolicy) -> [
     })
 }
 
-fn is_points_game(replay: &Replay, facts: &GameFacts) -> bool {
-    match facts.variant {
-        Variant::Ffa | Variant::Solo => true,
-        Variant::Teams => false,
-        Variant::Other => replay.rules.scoring == Scoring::Points,
-    }
-}
-
-/// Seeds 000/001: a resignation or timeout aborts the game
-/// - Teams, other variants, custom start positions, bullet without increment: on the leaver's
-///   first move;
-/// - FFA/Solo: before all players made 3 moves (001) or the leaver made 4 (000, preset), and in
-///   points games only while nobody has points and the leaver is not in check.
-fn aborts_game(
-    replay: &Replay,
-    facts: &GameFacts,
-    policy: &ConductPolicy,
-    d: &RawDeparture,
-) -> bool {
-    let Some(moves) = replay.moves_made_at(d.ply) else {
-        return false;
-    };
-    let leaver_moves = moves[d.seat.index()];
-    let bullet = facts.time_control.is_some_and(|tc| {
-        tc.base_seconds <= policy.abort.bullet_max_base_seconds && tc.increment_seconds == 0
-    });
-    let first_move_only =
-        facts.custom_start || bullet || matches!(facts.variant, Variant::Teams | Variant::Other);
-    let early_enough = if first_move_only {
-        leaver_moves == 0
-    } else {
-        match policy.abort.preset {
-            AbortPreset::HelpCentre => {
-                moves.iter().min().copied().unwrap_or(0) < policy.abort.all_players_min_moves
-            }
-            AbortPreset::RulesPage => leaver_moves < policy.abort.leaver_min_moves,
-        }
-    };
-    if !early_enough {
-        return false;
-    }
-    if !is_points_game(replay, facts) {
-        return true;
-    }
-    let nobody_scored = replay
-        .points_at(d.ply)
-        .is_some_and(|p| p.iter().all(|&x| x == 0));
-    let in_check = replay.in_check_at(d.ply, d.seat.seat()).unwrap_or(false);
-    nobody_scored && !in_check
+/// The departures (resignations, timeouts, forfeits) among the events, for the abort rule.
+pub fn leaves(events: &[GameEvent], last_ply: usize) -> Vec<Leave> {
+    events
+        .iter()
+        .filter_map(|e| {
+            let timed_out = match e.kind {
+                GameEventKind::Resign => false,
+                GameEventKind::Timeout | GameEventKind::Forfeit => true,
+                _ => return None,
+            };
+            Some(Leave {
+                seat: e.seat.seat(),
+                ply: e.ply.min(last_ply),
+                timed_out,
+            })
+        })
+        .collect()
 }
 
 fn qualify(replay: &Replay, policy: &ConductPolicy, d: &RawDeparture) -> Departure {

@@ -10,30 +10,9 @@ pub const DEFAULT_CONDUCT_TOML: &str = include_str!("../../config/conduct.toml")
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConductPolicy {
-    pub abort: AbortPolicy,
     pub qualifiers: QualifierPolicy,
     pub record: RecordPolicy,
     pub signals: SignalPolicies,
-}
-
-/// Which written abort rule applies to FFA and Solo games (domain notes: where the two texts
-/// disagree, a named preset; the newer help-centre text is the default).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AbortPreset {
-    /// Seed 001: before all players have made at least 3 moves.
-    HelpCentre,
-    /// Seed 000 FFA rule 8: before the leaver has made at least 4 moves.
-    RulesPage,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AbortPolicy {
-    pub preset: AbortPreset,
-    pub all_players_min_moves: u32,
-    pub leaver_min_moves: u32,
-    pub bullet_max_base_seconds: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -229,12 +208,6 @@ impl Default for ConductPolicy {
     /// The same values as `config/conduct.toml`, where each is explained.
     fn default() -> Self {
         ConductPolicy {
-            abort: AbortPolicy {
-                preset: AbortPreset::HelpCentre,
-                all_players_min_moves: 3,
-                leaver_min_moves: 4,
-                bullet_max_base_seconds: 60,
-            },
             qualifiers: QualifierPolicy {
                 early_moves: 10,
                 ffa_reachable_share: 1.0,
@@ -327,10 +300,12 @@ mod tests {
     }
 
     #[test]
-    fn the_other_abort_preset_is_accepted() {
-        let text =
-            DEFAULT_CONDUCT_TOML.replace("preset = \"help_centre\"", "preset = \"rules_page\"");
-        let policy = ConductPolicy::from_toml_str(&text);
-        assert!(matches!(policy, Ok(p) if p.abort.preset == AbortPreset::RulesPage));
+    fn the_abort_rule_is_not_a_conduct_setting() {
+        // One abort rule for the archive and conduct: `[archive] abort_rule`.
+        let text = format!("[abort]\npreset = \"help_centre\"\n{DEFAULT_CONDUCT_TOML}");
+        assert!(matches!(
+            ConductPolicy::from_toml_str(&text),
+            Err(ConductPolicyError::Parse(_))
+        ));
     }
 }

@@ -32,6 +32,45 @@ impl SignalKind {
         SignalKind::Sandbagging,
         SignalKind::TeamsSpoiling,
     ];
+
+    /// The name used in storage and as an automatic report's rule.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignalKind::LostPositionQuitting => "lost_position_quitting",
+            SignalKind::Abandonment => "abandonment",
+            SignalKind::Sandbagging => "sandbagging",
+            SignalKind::TeamsSpoiling => "teams_spoiling",
+        }
+    }
+
+    /// The habit conditions of this kind's rule.
+    pub fn habit(self, policy: &ConductPolicy) -> HabitRule {
+        let rules = &policy.signals;
+        match self {
+            SignalKind::LostPositionQuitting => rules.lost_position_quitting.habit(),
+            SignalKind::Abandonment => rules.abandonment.habit(),
+            SignalKind::Sandbagging => rules.sandbagging.habit(),
+            SignalKind::TeamsSpoiling => rules.teams_spoiling.habit(),
+        }
+    }
+}
+
+/// Whether a signal is news for the review queue, given every game already listed by earlier
+/// reports of the same kind about the same player: it is when at least the rule's `min_games`
+/// of its supporting games were never reported, i.e. the new games alone would make a habit.
+/// A habit that goes on is thus reported again after each fresh habit's worth of games, and
+/// the same games never raise two reports of one kind.
+pub fn is_new_signal(
+    signal: &Signal,
+    already_reported: &BTreeSet<GameNumber>,
+    policy: &ConductPolicy,
+) -> bool {
+    let fresh = signal
+        .supporting_games
+        .iter()
+        .filter(|g| !already_reported.contains(g))
+        .count();
+    fresh >= signal.kind.habit(policy).min_games.max(2) as usize
 }
 
 /// A habit worth a moderator's look.
@@ -219,4 +258,54 @@ pub fn signals(record: &PlayerRecord, now: DateTime<Utc>, policy: &ConductPolicy
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signal(games: &[i64]) -> Signal {
+        Signal {
+            kind: SignalKind::Abandonment,
+            strength: 1.0,
+            explanation: String::new(),
+            supporting_games: games.iter().map(|&g| GameNumber(g)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_signal_is_new_only_with_a_habits_worth_of_unreported_games() {
+        let policy = ConductPolicy::default();
+        assert_eq!(policy.signals.abandonment.min_games, 4);
+        let none = BTreeSet::new();
+        assert!(is_new_signal(&signal(&[1, 2, 3, 4]), &none, &policy));
+        let reported: BTreeSet<GameNumber> = [1, 2, 3, 4].map(GameNumber).into();
+        // The same games, or one more game on top of them: not news.
+        assert!(!is_new_signal(&signal(&[1, 2, 3, 4]), &reported, &policy));
+        assert!(!is_new_signal(
+            &signal(&[1, 2, 3, 4, 5]),
+            &reported,
+            &policy
+        ));
+        // Four games never reported: news, even though older ones are listed too.
+        assert!(is_new_signal(
+            &signal(&[3, 4, 5, 6, 7, 8]),
+            &reported,
+            &policy
+        ));
+    }
+
+    #[test]
+    fn kinds_have_stable_names() {
+        let names: Vec<&str> = SignalKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "lost_position_quitting",
+                "abandonment",
+                "sandbagging",
+                "teams_spoiling"
+            ]
+        );
+    }
 }

@@ -346,6 +346,18 @@ fn insert_rows(
         }
     }
     super::chat_flags::insert_for_game(conn, id, prepared, now)?;
+    if let Some(conduct) = &prepared.conduct {
+        let seats: Vec<super::conduct::SeatToRecord<'_>> = prepared
+            .seats
+            .iter()
+            .map(|s| super::conduct::SeatToRecord {
+                player: &s.player,
+                outcome: &conduct.outcomes[s.seat.index() as usize],
+            })
+            .collect();
+        let played_at = g.played_at.unwrap_or(now);
+        super::conduct::record_game(conn, id, played_at, &seats, &conduct.policy, true, now)?;
+    }
     Ok(id)
 }
 

@@ -8,6 +8,7 @@
 pub mod api_tokens;
 pub mod automatic_reports;
 pub mod chat_flags;
+pub mod conduct;
 pub mod connection;
 pub mod games;
 pub mod migrations;

@@ -125,6 +125,37 @@ diesel::table! {
 }
 
 diesel::table! {
+    conduct_outcomes (game_id, seat) {
+        game_id -> BigInt,
+        seat -> SmallInt,
+        player -> Text,
+        played_at -> Timestamp,
+        kind -> Text,
+        caused_abort -> Bool,
+        departure -> Nullable<Text>,
+        departure_ply -> Nullable<Integer>,
+        moves_made -> Nullable<Integer>,
+        early -> Nullable<Bool>,
+        in_check -> Nullable<Bool>,
+        lost_position -> Nullable<Bool>,
+        partner_still_playing -> Nullable<Bool>,
+        disconnects -> Integer,
+        reconnects -> Integer,
+        rating_change -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    conduct_records (player) {
+        player -> Text,
+        player_id -> BigInt,
+        record -> Text,
+        version -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     players (id) {
         id -> BigInt,
         name -> Text,
@@ -262,6 +293,8 @@ diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(chat_flags -> games (game_id));
 diesel::joinable!(automatic_reports -> games (game_id));
 diesel::joinable!(automatic_report_games -> automatic_reports (report_id));
+diesel::joinable!(conduct_outcomes -> games (game_id));
+diesel::joinable!(conduct_records -> players (player_id));
 diesel::joinable!(game_chat -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(reports -> games (game_id));
@@ -293,5 +326,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     decisions,
     appeals,
     report_timeouts,
-    modlog
+    modlog,
+    conduct_outcomes,
+    conduct_records
 );

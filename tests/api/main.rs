@@ -5,6 +5,7 @@ mod admin_tokens;
 mod chat_check;
 mod chat_flags;
 mod chat_window;
+mod conduct;
 mod config_startup;
 mod errors;
 mod games;

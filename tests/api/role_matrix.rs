@@ -94,6 +94,9 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/admin/cases/1",               None,                 [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/admin/appeals",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/modlog",                None,                 ADMIN_ONLY),
+        // A player sees only their own conduct record; nobody has one without games.
+        row("GET",    "/api/v1/players/r1/conduct",          None,                 [401, 401, 401, 401, 200, 200, 403]),
+        row("GET",    "/api/v1/players/matrix-player/conduct", None,               [401, 401, 401, 401, 404, 404, 404]),
     ]
 }
 

@@ -106,12 +106,13 @@ pub async fn ingest_game(
 ) -> Result<HttpResponse, ApiError> {
     let preset = state.settings.archive.abort_rule;
     let (analyzer, settings) = (state.chat.clone(), state.settings.clone());
+    let conduct = settings.conduct.enabled.then(|| state.conduct.clone());
     let prepared = web::block(move || {
         let review = archive::ChatReview {
             analyzer: &analyzer,
             settings: &settings.chat,
         };
-        archive::prepare_with(body.0, preset, Some(&review))
+        archive::prepare_with(body.0, preset, Some(&review), conduct.as_ref())
     })
     .await??;
     let site_game_id = prepared.game.site_game_id.clone();

@@ -3,6 +3,7 @@
 pub mod admin_queue;
 pub mod admin_tokens;
 pub mod chat;
+pub mod conduct;
 pub mod flags;
 pub mod games;
 pub mod health;
@@ -55,6 +56,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(
                     web::resource("/players/{name}/summary")
                         .route(web::get().to(players::player_summary)),
+                )
+                .service(
+                    web::resource("/players/{name}/conduct")
+                        .route(web::get().to(conduct::player_conduct)),
                 )
                 .service(
                     web::resource("/players/{name}/games")

@@ -1,0 +1,2 @@
+DROP TABLE conduct_records;
+DROP TABLE conduct_outcomes;

@@ -1,0 +1,83 @@
+//! `GET /api/v1/players/{name}/conduct`: a player's conduct record, as each role may see it.
+
+use actix_web::web;
+use chrono::Utc;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::api::auth::AnyCaller;
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::state::AppState;
+use crate::conduct::{admin_view, player_summary, server_view};
+use crate::store::conduct;
+
+/// A player's conduct record. `view` says which shape `conduct` has:
+/// - `admin`: the full record (totals, the recent outcomes with their game ids and
+///   qualifiers, per-day counts), the recent/short/long window summaries, and every signal
+///   with its strength, explanation and supporting game ids;
+/// - `player` (the caller's own record only): counts and rates per window, the recent outcome
+///   sequence `[game id, outcome]`, and notices (signal kind, explanation, games);
+/// - `server`: aborts caused, the recent abandonment rate and the active signal kinds.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConductResponse {
+    pub player: String,
+    /// `admin`, `player` or `server`.
+    pub view: &'static str,
+    #[schema(value_type = Object)]
+    pub conduct: serde_json::Value,
+}
+
+#[utoipa::path(get, path = "/api/v1/players/{name}/conduct", tag = "games",
+    security(("bearer" = [])),
+    params(("name" = String, Path, description = "Player name")),
+    responses(
+        (status = 200, description = "The record in the caller's view", body = ConductResponse),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "A player asking about another player", body = ErrorEnvelope),
+        (status = 404, description = "No games recorded for this player", body = ErrorEnvelope),
+    ))]
+pub async fn player_conduct(
+    caller: AnyCaller,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+) -> Result<web::Json<ConductResponse>, ApiError> {
+    let player = name.into_inner();
+    if let AnyCaller::Player(p) = &caller {
+        if p.player != player {
+            return Err(ApiError::Forbidden {
+                allowed: &["admin", "server"],
+                actual: "player",
+            });
+        }
+    }
+    let lookup = player.clone();
+    let record = state
+        .db(move |conn| conduct::record(conn, &lookup))
+        .await?
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "player_not_found",
+                format!("No games are recorded for player {player:?}."),
+            )
+        })?;
+    let (now, policy) = (Utc::now(), &state.conduct);
+    let (view, conduct) = match caller {
+        AnyCaller::Admin(_) => (
+            "admin",
+            serde_json::to_value(admin_view(&record, now, policy)),
+        ),
+        AnyCaller::Player(_) => (
+            "player",
+            serde_json::to_value(player_summary(&record, now, policy)),
+        ),
+        AnyCaller::Server(_) => (
+            "server",
+            serde_json::to_value(server_view(&record, now, policy)),
+        ),
+    };
+    Ok(web::Json(ConductResponse {
+        player,
+        view,
+        conduct: conduct.map_err(|e| ApiError::internal(e.to_string()))?,
+    }))
+}

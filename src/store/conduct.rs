@@ -1,0 +1,444 @@
+//! Conduct tracking: `conduct_outcomes` (one row per seat of every game) and
+//! `conduct_records` (one bounded `PlayerRecord` per player, as JSON).
+//!
+//! Everything here runs inside the transaction that stores the game, so a game, its outcomes,
+//! the records it changed and the automatic reports it raised commit together or not at all.
+//!
+//! - Concurrency: a player's record is read with `SELECT ... FOR UPDATE` on PostgreSQL (SQLite
+//!   serialises writers), and the seats of a game are handled in player-name order so two
+//!   games locking the same players cannot deadlock. `version` rises by one on every write.
+//! - Arrival order: `PlayerRecord::apply` keys everything by the game's `played_at`, so
+//!   applying games in any order gives the record a rebuild in played order gives. Signals are
+//!   judged at the latest `played_at` in the record (not the wall clock), so importing old
+//!   games judges them in their own time.
+//! - Reports: a signal becomes an automatic report (source `conduct_signal`, reason
+//!   `abandoning`, rule = the signal kind) when [`conduct::is_new_signal`] says so: at least
+//!   the rule's `min_games` of its supporting games were never listed by an earlier report of
+//!   that kind about that player.
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
+use super::connection::DbConnection;
+use super::players;
+use super::schema::automatic_reports as reports_table;
+use super::schema::{automatic_report_games, conduct_outcomes, conduct_records};
+use crate::conduct::{
+    self, is_new_signal, ConductPolicy, DepartureKind, OutcomeKind, PlayerRecord, SeatOutcome,
+    Signal,
+};
+use crate::moderation::{GameNumber, PlayerId};
+
+/// The review-queue reason of every conduct report (abandoning, sandbagging and spoiling are
+/// all "abandoning / sandbagging" in the queue's vocabulary).
+pub const CONDUCT_REPORT_REASON: &str = "abandoning";
+
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = conduct_outcomes, treat_none_as_default_value = false)]
+pub struct OutcomeRow {
+    pub game_id: i64,
+    pub seat: i16,
+    pub player: String,
+    pub played_at: NaiveDateTime,
+    pub kind: String,
+    pub caused_abort: bool,
+    pub departure: Option<String>,
+    pub departure_ply: Option<i32>,
+    pub moves_made: Option<i32>,
+    pub early: Option<bool>,
+    pub in_check: Option<bool>,
+    pub lost_position: Option<bool>,
+    pub partner_still_playing: Option<bool>,
+    pub disconnects: i32,
+    pub reconnects: i32,
+    pub rating_change: Option<i32>,
+}
+
+pub fn kind_name(kind: OutcomeKind) -> &'static str {
+    match kind {
+        OutcomeKind::Completed => "completed",
+        OutcomeKind::Aborted => "aborted",
+        OutcomeKind::Resigned => "resigned",
+        OutcomeKind::TimedOut => "timed_out",
+        OutcomeKind::Forfeited => "forfeited",
+        OutcomeKind::ClaimedWin => "claimed_win",
+    }
+}
+
+fn departure_name(kind: DepartureKind) -> &'static str {
+    match kind {
+        DepartureKind::Resigned => "resigned",
+        DepartureKind::TimedOut => "timed_out",
+        DepartureKind::Forfeited => "forfeited",
+    }
+}
+
+fn to_i32<T: TryInto<i32>>(v: T) -> i32 {
+    v.try_into().unwrap_or(i32::MAX)
+}
+
+impl OutcomeRow {
+    fn of(o: &SeatOutcome, game_id: i64, player: &str, played_at: NaiveDateTime) -> OutcomeRow {
+        let d = o.departure.as_ref();
+        OutcomeRow {
+            game_id,
+            seat: o.seat.index() as i16,
+            player: player.to_string(),
+            played_at,
+            kind: kind_name(o.kind).to_string(),
+            caused_abort: o.caused_abort,
+            departure: d.map(|d| departure_name(d.kind).to_string()),
+            departure_ply: d.map(|d| to_i32(d.ply)),
+            moves_made: d.map(|d| to_i32(d.moves_made)),
+            early: d.map(|d| d.early),
+            in_check: d.map(|d| d.in_check),
+            lost_position: d.map(|d| d.lost_position),
+            partner_still_playing: d.and_then(|d| d.partner_still_playing),
+            disconnects: to_i32(o.disconnects),
+            reconnects: to_i32(o.reconnects),
+            rating_change: o.rating_change,
+        }
+    }
+}
+
+/// One seat of a stored game, ready for [`record_game`].
+#[derive(Debug, Clone)]
+pub struct SeatToRecord<'a> {
+    pub player: &'a str,
+    /// The outcome computed at ingest (its game, player and end time are set here).
+    pub outcome: &'a SeatOutcome,
+}
+
+/// Records the four seats of one stored game: outcome rows, each player's record, and the
+/// automatic reports for new signals when `raise_reports`. Runs inside the caller's
+/// transaction.
+pub fn record_game(
+    conn: &mut DbConnection,
+    game_id: i64,
+    played_at: NaiveDateTime,
+    seats: &[SeatToRecord<'_>],
+    policy: &ConductPolicy,
+    raise_reports: bool,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let mut rows = Vec::with_capacity(seats.len());
+    // Name order: every transaction locks records in the same order (no deadlocks).
+    let mut order: Vec<&SeatToRecord<'_>> = seats.iter().collect();
+    order.sort_by(|a, b| a.player.cmp(b.player));
+    for seat in order {
+        let player_id = players::id_or_create(conn, seat.player, now)?;
+        let mut outcome = seat.outcome.clone();
+        outcome.game = GameNumber(game_id);
+        outcome.player = PlayerId(player_id);
+        outcome.ended_at = played_at.and_utc();
+        rows.push(OutcomeRow::of(&outcome, game_id, seat.player, played_at));
+
+        let (mut record, version) = lock_record(conn, seat.player, player_id, policy, now)?;
+        record.apply(&outcome);
+        save_record(conn, seat.player, &record, version, now)?;
+        if raise_reports {
+            let at = record
+                .recent
+                .last()
+                .map_or(outcome.ended_at, |o| o.ended_at);
+            for signal in conduct::signals(&record, at, policy) {
+                raise_if_new(conn, seat.player, game_id, &signal, policy, now)?;
+            }
+        }
+    }
+    match conn {
+        DbConnection::Sqlite(c) => diesel::insert_into(conduct_outcomes::table)
+            .values(&rows)
+            .execute(c)?,
+        DbConnection::Postgres(c) => diesel::insert_into(conduct_outcomes::table)
+            .values(&rows)
+            .execute(c)?,
+    };
+    Ok(())
+}
+
+/// A player's record and its version, locked for the rest of the transaction (created empty
+/// when missing).
+fn lock_record(
+    conn: &mut DbConnection,
+    player: &str,
+    player_id: i64,
+    policy: &ConductPolicy,
+    now: NaiveDateTime,
+) -> QueryResult<(PlayerRecord, i64)> {
+    if let Some(found) = read_for_update(conn, player)? {
+        return parsed(found);
+    }
+    let empty = PlayerRecord::new(PlayerId(player_id), &policy.record);
+    let values = (
+        conduct_records::player.eq(player),
+        conduct_records::player_id.eq(player_id),
+        conduct_records::record.eq(to_json(&empty)?),
+        conduct_records::version.eq(0i64),
+        conduct_records::updated_at.eq(now),
+    );
+    // A concurrent first game of the same player may create the row first: then this one
+    // waits for that transaction and reads its row.
+    match conn {
+        DbConnection::Sqlite(c) => diesel::insert_into(conduct_records::table)
+            .values(values)
+            .on_conflict_do_nothing()
+            .execute(c)?,
+        DbConnection::Postgres(c) => diesel::insert_into(conduct_records::table)
+            .values(values)
+            .on_conflict_do_nothing()
+            .execute(c)?,
+    };
+    parsed(read_for_update(conn, player)?.ok_or(diesel::result::Error::NotFound)?)
+}
+
+fn read_for_update(conn: &mut DbConnection, player: &str) -> QueryResult<Option<(String, i64)>> {
+    let query = conduct_records::table
+        .filter(conduct_records::player.eq(player))
+        .select((conduct_records::record, conduct_records::version));
+    match conn {
+        DbConnection::Sqlite(c) => query.first(c).optional(),
+        DbConnection::Postgres(c) => query.for_update().first(c).optional(),
+    }
+}
+
+fn parsed((json, version): (String, i64)) -> QueryResult<(PlayerRecord, i64)> {
+    let record = serde_json::from_str(&json)
+        .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+    Ok((record, version))
+}
+
+fn to_json(record: &PlayerRecord) -> QueryResult<String> {
+    serde_json::to_string(record)
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))
+}
+
+fn save_record(
+    conn: &mut DbConnection,
+    player: &str,
+    record: &PlayerRecord,
+    version: i64,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    // The version check is a second guard behind the row lock: a write that lost an update
+    // would change no row and fail the transaction.
+    let changed = diesel::update(
+        conduct_records::table
+            .filter(conduct_records::player.eq(player))
+            .filter(conduct_records::version.eq(version)),
+    )
+    .set((
+        conduct_records::record.eq(to_json(record)?),
+        conduct_records::version.eq(version + 1),
+        conduct_records::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    if changed == 1 {
+        Ok(())
+    } else {
+        Err(diesel::result::Error::RollbackTransaction)
+    }
+}
+
+/// Files the signal as an automatic report unless earlier reports already cover it.
+fn raise_if_new(
+    conn: &mut DbConnection,
+    player: &str,
+    game_id: i64,
+    signal: &Signal,
+    policy: &ConductPolicy,
+    now: NaiveDateTime,
+) -> QueryResult<Option<i64>> {
+    let rule = signal.kind.as_str();
+    let reported: BTreeSet<GameNumber> = automatic_report_games::table
+        .inner_join(reports_table::table)
+        .filter(reports_table::player.eq(player))
+        .filter(reports_table::source.eq(AutomaticSource::ConductSignal.as_str()))
+        .filter(reports_table::rule.eq(rule))
+        .select(automatic_report_games::game_id)
+        .load::<i64>(conn)?
+        .into_iter()
+        .map(GameNumber)
+        .collect();
+    if !is_new_signal(signal, &reported, policy) {
+        return Ok(None);
+    }
+    let games: Vec<i64> = signal.supporting_games.iter().map(|g| g.0).collect();
+    // The raising game is this ingest's game when it supports the signal, else the latest
+    // supporting game, so the report lists exactly the supporting games.
+    let raising = if games.contains(&game_id) {
+        game_id
+    } else {
+        games.last().copied().unwrap_or(game_id)
+    };
+    let summary = format!("{}: {}", rule.replace('_', " "), signal.explanation);
+    automatic_reports::insert(
+        conn,
+        &NewAutomaticReport {
+            source: AutomaticSource::ConductSignal,
+            player,
+            game_id: raising,
+            reason: CONDUCT_REPORT_REASON,
+            rule,
+            score: signal.strength,
+            summary: &summary,
+            supporting_games: &games,
+            created_at: now,
+        },
+    )
+    .map(Some)
+}
+
+/// A player's record, if they have one.
+pub fn record(conn: &mut DbConnection, player: &str) -> QueryResult<Option<PlayerRecord>> {
+    let json: Option<String> = conduct_records::table
+        .filter(conduct_records::player.eq(player))
+        .select(conduct_records::record)
+        .first(conn)
+        .optional()?;
+    json.map(|j| parsed((j, 0)).map(|(r, _)| r)).transpose()
+}
+
+/// Every stored record, by player name (for comparisons and audits).
+pub fn all_records(conn: &mut DbConnection) -> QueryResult<Vec<(String, PlayerRecord)>> {
+    let rows: Vec<(String, String)> = conduct_records::table
+        .order(conduct_records::player.asc())
+        .select((conduct_records::player, conduct_records::record))
+        .load(conn)?;
+    rows.into_iter()
+        .map(|(p, j)| parsed((j, 0)).map(|(r, _)| (p, r)))
+        .collect()
+}
+
+/// Every stored outcome row, by game and seat.
+pub fn all_outcomes(conn: &mut DbConnection) -> QueryResult<Vec<OutcomeRow>> {
+    conduct_outcomes::table
+        .order((
+            conduct_outcomes::game_id.asc(),
+            conduct_outcomes::seat.asc(),
+        ))
+        .select(OutcomeRow::as_select())
+        .load(conn)
+}
+
+/// The outcome rows of one game, by seat.
+pub fn outcomes_of_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<OutcomeRow>> {
+    conduct_outcomes::table
+        .filter(conduct_outcomes::game_id.eq(game_id))
+        .order(conduct_outcomes::seat.asc())
+        .select(OutcomeRow::as_select())
+        .load(conn)
+}
+
+/// Deletes every outcome and record (the start of a rebuild). Returns the rows deleted.
+pub fn clear(conn: &mut DbConnection) -> QueryResult<(usize, usize)> {
+    let outcomes = diesel::delete(conduct_outcomes::table).execute(conn)?;
+    let records = diesel::delete(conduct_records::table).execute(conn)?;
+    Ok((outcomes, records))
+}
+
+/// (seat, player, rating before, rating after).
+pub type StoredSeat = (i16, String, Option<i32>, Option<i32>);
+
+/// A stored game with what its conduct outcomes are computed from.
+#[derive(Debug, Clone)]
+pub struct StoredGame {
+    pub id: i64,
+    pub played_at: NaiveDateTime,
+    pub variant: String,
+    pub time_control: String,
+    pub start_setup: String,
+    pub pgn4: String,
+    /// By seat.
+    pub seats: Vec<StoredSeat>,
+    /// The events in stored order.
+    pub events: Vec<super::games::EventRow>,
+}
+
+/// At most `limit` games in played order (`played_at`, then id) after the `after` key.
+pub fn games_in_played_order(
+    conn: &mut DbConnection,
+    after: Option<(NaiveDateTime, i64)>,
+    limit: i64,
+) -> QueryResult<Vec<StoredGame>> {
+    use super::schema::{game_events, game_seats, games};
+    let mut query = games::table
+        .select((
+            games::id,
+            games::played_at,
+            games::variant,
+            games::time_control,
+            games::start_setup,
+            games::pgn4,
+        ))
+        .into_boxed();
+    if let Some((played_at, id)) = after {
+        query = query.filter(
+            games::played_at
+                .gt(played_at)
+                .or(games::played_at.eq(played_at).and(games::id.gt(id))),
+        );
+    }
+    let rows: Vec<(i64, NaiveDateTime, String, String, String, String)> = query
+        .order((games::played_at.asc(), games::id.asc()))
+        .limit(limit)
+        .load(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    let mut seats: std::collections::HashMap<i64, Vec<_>> = Default::default();
+    for chunk in ids.chunks(500) {
+        type Row = (i64, i16, String, Option<i32>, Option<i32>);
+        let found: Vec<Row> = game_seats::table
+            .filter(game_seats::game_id.eq_any(chunk))
+            .order((game_seats::game_id.asc(), game_seats::seat.asc()))
+            .select((
+                game_seats::game_id,
+                game_seats::seat,
+                game_seats::player,
+                game_seats::rating_before,
+                game_seats::rating_after,
+            ))
+            .load(conn)?;
+        for (game, seat, player, before, after) in found {
+            seats
+                .entry(game)
+                .or_default()
+                .push((seat, player, before, after));
+        }
+    }
+    let mut events: std::collections::HashMap<i64, Vec<super::games::EventRow>> =
+        Default::default();
+    for chunk in ids.chunks(500) {
+        let found: Vec<super::games::EventRow> = game_events::table
+            .filter(game_events::game_id.eq_any(chunk))
+            .order((game_events::game_id.asc(), game_events::idx.asc()))
+            .select(super::games::EventRow::as_select())
+            .load(conn)?;
+        for e in found {
+            events.entry(e.game_id).or_default().push(e);
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .map(
+            |(id, played_at, variant, time_control, start_setup, pgn4)| StoredGame {
+                id,
+                played_at,
+                variant,
+                time_control,
+                start_setup,
+                pgn4,
+                seats: seats.remove(&id).unwrap_or_default(),
+                events: events.remove(&id).unwrap_or_default(),
+            },
+        )
+        .collect())
+}
+
+/// How many players have a record.
+pub fn record_count(conn: &mut DbConnection) -> QueryResult<u64> {
+    let n: i64 = conduct_records::table.count().get_result(conn)?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
