@@ -9,6 +9,7 @@ use super::error::ApiError;
 use super::metrics::Metrics;
 use crate::chat::{Analyzer, AnalyzerError};
 use crate::config::Settings;
+use crate::moderation::ModerationPolicy;
 use crate::store::{DbConnection, DbPool};
 
 #[derive(Clone)]
@@ -20,6 +21,8 @@ pub struct AppState {
     pub player_tokens: Option<Arc<PlayerTokenVerifier>>,
     /// The chat analyser, built once per process and shared by every worker.
     pub chat: Arc<Analyzer>,
+    /// The moderation policy (`[moderation] policy_file`, else the built-in one).
+    pub moderation: Arc<ModerationPolicy>,
 }
 
 /// The state could not be assembled.
@@ -29,17 +32,24 @@ pub enum StateError {
     Metrics(#[from] prometheus::Error),
     #[error("chat analyser: {0}")]
     Chat(#[from] AnalyzerError),
+    #[error("{0}")]
+    Moderation(String),
 }
 
 impl AppState {
     pub fn new(settings: Settings, pool: DbPool) -> Result<AppState, StateError> {
         let player_tokens = PlayerTokenVerifier::from_settings(&settings.auth).map(Arc::new);
+        let moderation = settings
+            .moderation
+            .load_policy()
+            .map_err(StateError::Moderation)?;
         Ok(AppState {
             settings: Arc::new(settings),
             pool,
             metrics: Arc::new(Metrics::new()?),
             player_tokens,
             chat: Analyzer::shared()?,
+            moderation: Arc::new(moderation),
         })
     }
 

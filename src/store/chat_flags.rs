@@ -64,6 +64,7 @@ pub fn insert_for_game(
     conn: &mut DbConnection,
     game_id: i64,
     prepared: &PreparedGame,
+    policy: &crate::moderation::ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     if !prepared.flags.is_empty() {
@@ -105,6 +106,7 @@ pub fn insert_for_game(
                 supporting_games: &[],
                 created_at: now,
             },
+            policy,
         )?;
     }
     Ok(())
