@@ -7,7 +7,10 @@ use utoipa::{Modify, OpenApi};
 use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
-use super::routes::{admin_tokens, chat, flags, games, health, players, whoami};
+use super::routes::{
+    admin_cases, admin_tokens, appeals, chat, flags, games, health, players, reports, standing,
+    whoami,
+};
 use crate::archive::ingest::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
 };
@@ -39,6 +42,14 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         players::player_summary,
         players::shared_games,
         flags::player_flags,
+        reports::file_report,
+        reports::my_reports,
+        admin_cases::claim_case,
+        admin_cases::release_case,
+        admin_cases::decide_case,
+        standing::player_standing,
+        appeals::file_appeal,
+        appeals::decide_appeal,
     ),
     components(schemas(
         ErrorEnvelope,
@@ -51,7 +62,10 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         EventInput,
         SeatColour,
         ChatChannel,
-        EventKind
+        EventKind,
+        admin_cases::DecisionChoice,
+        admin_cases::SanctionBody,
+        appeals::AppealChoice
     )),
     modifiers(&BearerAuth),
     tags(
@@ -60,6 +74,9 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         (name = "admin", description = "Administration (admin role)"),
         (name = "chat", description = "Chat analysis (server role)"),
         (name = "games", description = "The game archive: ingest, queries, player records"),
+        (name = "reports", description = "Players' reports (player role)"),
+        (name = "cases", description = "Working review cases: claim, release, decide (admin role)"),
+        (name = "sanctions", description = "Standing, sanctions and appeals"),
     )
 )]
 pub struct ApiDoc;
