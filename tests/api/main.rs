@@ -9,6 +9,7 @@ mod errors;
 mod games;
 mod live;
 mod migrations;
+mod moderation;
 mod openapi;
 mod operations;
 mod role_matrix;
