@@ -160,7 +160,9 @@ pub enum AppealAnswer {
 #[derive(Debug)]
 pub enum DecideAppealError {
     NotFound,
-    AlreadyDecided { status: String },
+    AlreadyDecided {
+        status: String,
+    },
     /// The admin is the appellant.
     OwnSanction,
     Refused(AppealDecisionProblem),

@@ -87,8 +87,8 @@ pub fn log_action(
     action: &AuditAction,
     refs: LogRefs<'_>,
 ) -> QueryResult<()> {
-    let details = serde_json::to_value(action)
-        .map_err(|e| DieselError::SerializationError(Box::new(e)))?;
+    let details =
+        serde_json::to_value(action).map_err(|e| DieselError::SerializationError(Box::new(e)))?;
     modlog::append(
         conn,
         &NewModlogEntry {
@@ -182,6 +182,11 @@ pub fn join_open_case(
             }
         }
     };
+    // Lock the case row until commit (PostgreSQL): concurrent filers into one case take turns,
+    // so the last one's priority refresh counts every entry.
+    diesel::update(cases::table.find(case_id))
+        .set(cases::updated_at.eq(now))
+        .execute(conn)?;
     let linked: bool = diesel::select(diesel::dsl::exists(
         case_reports::table.find((case_id, report_id)),
     ))
@@ -412,10 +417,7 @@ pub fn open_cases_reported_by(
 }
 
 fn player_name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
-    players::table
-        .find(id)
-        .select(players::name)
-        .first(conn)
+    players::table.find(id).select(players::name).first(conn)
 }
 
 /// How a claim ended.
@@ -904,7 +906,10 @@ fn decide_in(
     if valid.report_outcome == ReportOutcome::DismissedUnjustified {
         let window = chrono::TimeDelta::try_days(i64::from(policy.report_timeout.window_days))
             .unwrap_or(chrono::TimeDelta::MAX);
-        let since = from_utc(at.checked_sub_signed(window).unwrap_or(DateTime::<Utc>::MIN_UTC));
+        let since = from_utc(
+            at.checked_sub_signed(window)
+                .unwrap_or(DateTime::<Utc>::MIN_UTC),
+        );
         for reporter in &reporters {
             let (history, earlier) = reporter_history(conn, *reporter, since)?;
             if let Some(timeout) = report_timeout_after_decision(&history, &earlier, at, policy) {

@@ -170,7 +170,12 @@ pub fn file(
         reason: filing.reason,
         message: filing.message.clone(),
         game: filing.game.map(GameNumber),
-        supporting_games: filing.supporting_games.iter().copied().map(GameNumber).collect(),
+        supporting_games: filing
+            .supporting_games
+            .iter()
+            .copied()
+            .map(GameNumber)
+            .collect(),
     };
     let valid = validate_report(&new, &context, policy).map_err(|problems| FileError::Invalid {
         problems,
@@ -182,15 +187,12 @@ pub fn file(
             .find(|g| g.number == number.0)
             .map(|g| g.archive_id)
     };
-    let accused_names: Vec<String> = filing
-        .accused
-        .iter()
-        .fold(Vec::new(), |mut names, name| {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-            names
-        });
+    let accused_names: Vec<String> = filing.accused.iter().fold(Vec::new(), |mut names, name| {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+        names
+    });
     conn.transaction(|conn| {
         let reporter_id = lock_player(conn, &filing.reporter, now)?;
         let standing = super::sanctions::standing_of(conn, &filing.reporter, now)?;
@@ -200,8 +202,12 @@ pub fn file(
                 club_banned: standing.club_banned,
             });
         }
-        check_rate(&recent_filings(conn, &filing.reporter, now)?, to_utc(now), policy)
-            .map_err(FileError::RateLimited)?;
+        check_rate(
+            &recent_filings(conn, &filing.reporter, now)?,
+            to_utc(now),
+            policy,
+        )
+        .map_err(FileError::RateLimited)?;
 
         let mut accused = Vec::with_capacity(accused_names.len());
         for name in &accused_names {
@@ -319,7 +325,15 @@ pub fn file(
                 )?;
                 // Every case of the entry: new cases for added players, new evidence for all.
                 let all_accused: Vec<(i64, String)> = accused_of(conn, report_id)?;
-                join_cases(conn, report_id, valid.reason, &all_accused, policy, now, actor)?;
+                join_cases(
+                    conn,
+                    report_id,
+                    valid.reason,
+                    &all_accused,
+                    policy,
+                    now,
+                    actor,
+                )?;
                 Ok(Filed {
                     report_id,
                     merged: true,

@@ -74,7 +74,10 @@ pub fn insert(
     note: &str,
 ) -> QueryResult<i64> {
     let starts_at = super::from_utc(sanction.starts_at);
-    let ends_at = sanction.duration.end_from(sanction.starts_at).map(super::from_utc);
+    let ends_at = sanction
+        .duration
+        .end_from(sanction.starts_at)
+        .map(super::from_utc);
     insert_returning_id!(
         conn,
         sanctions::table,
@@ -120,7 +123,11 @@ pub fn prior_measures(conn: &mut DbConnection, player_id: i64) -> QueryResult<Ve
 /// A player's standing at `now`, by name: two indexed queries (sanctions that may still
 /// matter, report timeouts not yet over). A name moderation never saw has no rows and may do
 /// everything.
-pub fn standing_of(conn: &mut DbConnection, name: &str, now: NaiveDateTime) -> QueryResult<Standing> {
+pub fn standing_of(
+    conn: &mut DbConnection,
+    name: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Standing> {
     type Row = (
         i64,
         i64,
@@ -187,5 +194,10 @@ pub fn standing_of(conn: &mut DbConnection, name: &str, now: NaiveDateTime) -> Q
             level: u32::try_from(step).unwrap_or(1),
         })
         .collect();
-    Ok(standing(PlayerId(player), &sanctions, &timeouts, to_utc(now)))
+    Ok(standing(
+        PlayerId(player),
+        &sanctions,
+        &timeouts,
+        to_utc(now),
+    ))
 }

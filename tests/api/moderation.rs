@@ -174,9 +174,13 @@ async fn reports_are_validated_with_the_field_named() {
     .assert_error(422, "reason_not_for_variant");
     assert!(error["message"].as_str().unwrap_or("").contains("FFA"));
     // Unknown fields and reasons are 400 with the field.
-    let error = report(&app, "rep", json!({ "accused": ["acc1"], "reason": "cheating" }))
-        .await
-        .assert_error(400, "invalid_json");
+    let error = report(
+        &app,
+        "rep",
+        json!({ "accused": ["acc1"], "reason": "cheating" }),
+    )
+    .await
+    .assert_error(400, "invalid_json");
     assert_eq!(error["details"]["field"], "reason");
     // Nothing was written.
     assert!(case_of(&app, "acc1", "offensive_chat").is_none());
@@ -216,10 +220,7 @@ async fn a_second_report_merges_and_one_report_joins_a_case_per_accused() {
         second["report"]["message"],
         "insults all game\n\nagain in chat"
     );
-    assert_eq!(
-        second["report"]["accused"],
-        json!(["acc1", "acc2", "acc3"])
-    );
+    assert_eq!(second["report"]["accused"], json!(["acc1", "acc2", "acc3"]));
 
     for accused in ["acc1", "acc2", "acc3"] {
         let (_, status, entries, priority) =
@@ -331,9 +332,14 @@ async fn claims_conflicts_and_the_several_games_rule() {
     let (case, _, _, _) = case_of(&app, "acc1", "offensive_chat").expect("case");
 
     // Deciding needs a claim.
-    decide(&app, &alice, case, json!({ "decision": "dismiss_not_actionable" }))
-        .await
-        .assert_error(409, "claim_required");
+    decide(
+        &app,
+        &alice,
+        case,
+        json!({ "decision": "dismiss_not_actionable" }),
+    )
+    .await
+    .assert_error(409, "claim_required");
     // The reporter may not claim their own case.
     let error = claim(&app, &rep_admin, case)
         .await
@@ -392,9 +398,14 @@ async fn claims_conflicts_and_the_several_games_rule() {
     assert_eq!(decided["next_step"]["step"], 2);
     assert_eq!(decided["next_step"]["suggestion"]["sanction"], "chat_ban");
 
-    decide(&app, &alice, case, json!({ "decision": "warn", "ground": "harassment" }))
-        .await
-        .assert_error(409, "case_decided");
+    decide(
+        &app,
+        &alice,
+        case,
+        json!({ "decision": "warn", "ground": "harassment" }),
+    )
+    .await
+    .assert_error(409, "case_decided");
     let (_, status, _, _) = case_of(&app, "acc1", "offensive_chat").expect("case");
     assert_eq!(status, "decided");
     let mine = app
@@ -520,7 +531,13 @@ async fn dismiss_reports(app: &TestApp, admin: &str, reporter: &str, accused: &[
         assert_eq!(response.status, 201, "{}", response.text());
         let (case, _, _, _) = case_of(app, name, "offensive_chat").expect("case");
         assert_eq!(claim(app, admin, case).await.status, 200);
-        let decided = decide(app, admin, case, json!({ "decision": "dismiss_unjustified" })).await;
+        let decided = decide(
+            app,
+            admin,
+            case,
+            json!({ "decision": "dismiss_unjustified" }),
+        )
+        .await;
         assert_eq!(decided.status, 200, "{}", decided.text());
     }
 }
@@ -554,9 +571,14 @@ async fn unjustified_reports_earn_escalating_report_timeouts() {
     assert_eq!(response.status, 201);
     let (case, _, _, _) = case_of(&app, "p4", "offensive_chat").expect("case");
     claim(&app, &admin, case).await;
-    let decided = decide(&app, &admin, case, json!({ "decision": "dismiss_unjustified" }))
-        .await
-        .json();
+    let decided = decide(
+        &app,
+        &admin,
+        case,
+        json!({ "decision": "dismiss_unjustified" }),
+    )
+    .await
+    .json();
     let timeout = &decided["report_timeouts"][0];
     assert_eq!(timeout["player"], "rep");
     assert_eq!(timeout["level"], 1);
@@ -611,9 +633,14 @@ async fn unjustified_reports_earn_escalating_report_timeouts() {
     assert_eq!(response.status, 201, "{}", response.text());
     let (case, _, _, _) = case_of(&app, "p9", "offensive_chat").expect("case");
     claim(&app, &admin, case).await;
-    let decided = decide(&app, &admin, case, json!({ "decision": "dismiss_unjustified" }))
-        .await
-        .json();
+    let decided = decide(
+        &app,
+        &admin,
+        case,
+        json!({ "decision": "dismiss_unjustified" }),
+    )
+    .await
+    .json();
     let timeout = &decided["report_timeouts"][0];
     assert_eq!(timeout["level"], 2, "{decided}");
     let length = chrono::DateTime::parse_from_rfc3339(timeout["until"].as_str().unwrap_or(""))
@@ -644,7 +671,9 @@ async fn chat_ban(app: &TestApp, admin: &str, minutes: u32) -> (i64, i64) {
     .await;
     assert_eq!(decided.status, 200, "{}", decided.text());
     (
-        decided.json()["sanction"]["id"].as_i64().expect("sanction id"),
+        decided.json()["sanction"]["id"]
+            .as_i64()
+            .expect("sanction id"),
         case,
     )
 }
@@ -702,7 +731,11 @@ async fn appeals_once_and_their_decisions_change_standing() {
         .await
         .assert_error(404, "sanction_not_found");
     let error = app
-        .post_json(&path, Some(&app.player_token("acc1")), &json!({ "text": "no" }))
+        .post_json(
+            &path,
+            Some(&app.player_token("acc1")),
+            &json!({ "text": "no" }),
+        )
         .await
         .assert_error(422, "invalid_appeal");
     assert_eq!(error["details"]["field"], "text");

@@ -51,10 +51,7 @@ pub struct AppealBody {
 }
 
 fn sanction_not_found(id: i64) -> ApiError {
-    ApiError::not_found(
-        "sanction_not_found",
-        format!("You have no sanction {id}."),
-    )
+    ApiError::not_found("sanction_not_found", format!("You have no sanction {id}."))
 }
 
 /// Appeal one of the caller's own sanctions (once, within the appeal window).

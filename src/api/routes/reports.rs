@@ -71,7 +71,12 @@ impl From<OwnReport> for ReportView {
             message: r.message,
             filed_at: to_utc(r.filed_at),
             updated_at: to_utc(r.updated_at),
-            status: if r.outcome.is_some() { "decided" } else { "open" }.to_string(),
+            status: if r.outcome.is_some() {
+                "decided"
+            } else {
+                "open"
+            }
+            .to_string(),
             outcome: r.outcome,
             decided_at: r.decided_at.map(to_utc),
         }
@@ -255,9 +260,12 @@ pub async fn my_reports(
 ) -> Result<web::Json<Page<ReportView>>, ApiError> {
     let page = page.by_id()?;
     let rows = state
-        .db(move |conn| {
-            reports::own_page(conn, &player.player, page.after_id, page.fetch_limit())
-        })
+        .db(move |conn| reports::own_page(conn, &player.player, page.after_id, page.fetch_limit()))
         .await?;
-    Ok(web::Json(Page::from_rows(rows, page, |r| r.id, ReportView::from)))
+    Ok(web::Json(Page::from_rows(
+        rows,
+        page,
+        |r| r.id,
+        ReportView::from,
+    )))
 }
