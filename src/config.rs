@@ -27,6 +27,7 @@ pub struct Settings {
     pub archive: ArchiveSettings,
     pub chat: ChatSettings,
     pub conduct: ConductSettings,
+    pub moderation: ModerationSettings,
 }
 
 /// Conduct tracking at ingest (outcomes, player records, signals); thresholds in
@@ -36,6 +37,27 @@ pub struct Settings {
 pub struct ConductSettings {
     /// Record outcomes and update player records when a game is stored.
     pub enabled: bool,
+}
+
+/// Where the moderation policy (report limits, priorities, ladders...) comes from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModerationSettings {
+    /// A policy file in the format of `config/moderation.toml`; empty for the built-in one.
+    pub policy_file: String,
+}
+
+impl ModerationSettings {
+    /// The built-in policy, or the configured file's, checked for unknown keys and consistency.
+    pub fn load_policy(&self) -> Result<crate::moderation::ModerationPolicy, String> {
+        if self.policy_file.trim().is_empty() {
+            return Ok(crate::moderation::ModerationPolicy::default());
+        }
+        let text = std::fs::read_to_string(&self.policy_file)
+            .map_err(|e| format!("moderation.policy_file {}: {e}", self.policy_file))?;
+        crate::moderation::ModerationPolicy::from_toml_str(&text)
+            .map_err(|e| format!("moderation.policy_file {}: {e}", self.policy_file))
+    }
 }
 
 /// When the chat analysis at ingest raises an automatic report.

@@ -59,6 +59,14 @@ pub enum ApiError {
         allowed: &'static [&'static str],
         actual: &'static str,
     },
+    /// 403: the caller's role may use the route, but not for this (e.g. a report timeout, an
+    /// admin who is a party to the case).
+    #[error("{message}")]
+    Refused {
+        code: &'static str,
+        message: String,
+        details: Value,
+    },
     /// 404: no such resource (or no such route).
     #[error("{message}")]
     NotFound { code: &'static str, message: String },
@@ -88,6 +96,14 @@ pub enum ApiError {
     /// 429: too many requests; retry later.
     #[error("Too many requests; retry in {retry_after_secs} seconds.")]
     TooManyRequests { retry_after_secs: u64 },
+    /// 429 with a sentence and details of its own (e.g. the report rate limit).
+    #[error("{message}")]
+    RateLimited {
+        code: &'static str,
+        message: String,
+        retry_after_secs: u64,
+        details: Value,
+    },
     /// 500: a fault on our side. The cause is logged, never shown.
     #[error("Internal error: {0}")]
     Internal(String),
@@ -137,7 +153,9 @@ impl ApiError {
             ApiError::BadRequest { code, .. }
             | ApiError::NotFound { code, .. }
             | ApiError::Conflict { code, .. }
-            | ApiError::Unprocessable { code, .. } => code,
+            | ApiError::Unprocessable { code, .. }
+            | ApiError::Refused { code, .. }
+            | ApiError::RateLimited { code, .. } => code,
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::Forbidden { .. } => "forbidden",
             ApiError::MethodNotAllowed => "method_not_allowed",
@@ -153,7 +171,9 @@ impl ApiError {
         match self {
             ApiError::BadRequest { details, .. }
             | ApiError::Conflict { details, .. }
-            | ApiError::Unprocessable { details, .. } => details.clone(),
+            | ApiError::Unprocessable { details, .. }
+            | ApiError::Refused { details, .. }
+            | ApiError::RateLimited { details, .. } => details.clone(),
             ApiError::Unauthorized(reason) => json!({ "reason": reason.as_str() }),
             ApiError::Forbidden { allowed, actual } => {
                 json!({ "allowed_roles": allowed, "caller_role": actual })
@@ -190,14 +210,16 @@ impl ResponseError for ApiError {
         match self {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            ApiError::Forbidden { .. } | ApiError::Refused { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests { .. } | ApiError::RateLimited { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -214,7 +236,10 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => {
                 response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
             }
-            ApiError::TooManyRequests { retry_after_secs } => {
+            ApiError::TooManyRequests { retry_after_secs }
+            | ApiError::RateLimited {
+                retry_after_secs, ..
+            } => {
                 response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
             }
             _ => {}

@@ -8,7 +8,8 @@ use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
-    admin_queue, admin_tokens, chat, conduct, flags, games, health, modlog, players, whoami,
+    admin_cases, admin_queue, admin_tokens, appeals, chat, conduct, flags, games, health, modlog,
+    players, reports, standing, whoami,
 };
 use crate::archive::ingest::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
@@ -46,6 +47,14 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_queue::list_appeals,
         modlog::list_modlog,
         conduct::player_conduct,
+        reports::file_report,
+        reports::my_reports,
+        admin_cases::claim_case,
+        admin_cases::release_case,
+        admin_cases::decide_case,
+        standing::player_standing,
+        appeals::file_appeal,
+        appeals::decide_appeal,
     ),
     components(schemas(
         ErrorEnvelope,
@@ -58,7 +67,10 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         EventInput,
         SeatColour,
         ChatChannel,
-        EventKind
+        EventKind,
+        admin_cases::DecisionChoice,
+        admin_cases::SanctionBody,
+        appeals::AppealChoice
     )),
     modifiers(&BearerAuth),
     tags(
@@ -68,6 +80,9 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         (name = "chat", description = "Chat analysis (server role)"),
         (name = "games", description = "The game archive: ingest, queries, player records"),
         (name = "moderation", description = "Review queue, cases, appeals and the moderation log (admin role)"),
+        (name = "reports", description = "Players' reports (player role)"),
+        (name = "cases", description = "Working review cases: claim, release, decide (admin role)"),
+        (name = "sanctions", description = "Standing, sanctions and appeals"),
     )
 )]
 pub struct ApiDoc;

@@ -10,6 +10,7 @@ use super::metrics::Metrics;
 use crate::chat::{Analyzer, AnalyzerError};
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
+use crate::moderation::ModerationPolicy;
 use crate::store::{DbConnection, DbPool};
 
 #[derive(Clone)]
@@ -23,6 +24,8 @@ pub struct AppState {
     pub chat: Arc<Analyzer>,
     /// The conduct policy (`config/conduct.toml`, built in).
     pub conduct: Arc<ConductPolicy>,
+    /// The moderation policy (`[moderation] policy_file`, else the built-in one).
+    pub moderation: Arc<ModerationPolicy>,
 }
 
 /// The state could not be assembled.
@@ -32,11 +35,17 @@ pub enum StateError {
     Metrics(#[from] prometheus::Error),
     #[error("chat analyser: {0}")]
     Chat(#[from] AnalyzerError),
+    #[error("{0}")]
+    Moderation(String),
 }
 
 impl AppState {
     pub fn new(settings: Settings, pool: DbPool) -> Result<AppState, StateError> {
         let player_tokens = PlayerTokenVerifier::from_settings(&settings.auth).map(Arc::new);
+        let moderation = settings
+            .moderation
+            .load_policy()
+            .map_err(StateError::Moderation)?;
         Ok(AppState {
             settings: Arc::new(settings),
             pool,
@@ -44,6 +53,7 @@ impl AppState {
             player_tokens,
             chat: Analyzer::shared()?,
             conduct: Arc::new(ConductPolicy::default()),
+            moderation: Arc::new(moderation),
         })
     }
 

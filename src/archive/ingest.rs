@@ -1069,6 +1069,8 @@ mod tests {
 pub struct ChatReview<'a> {
     pub analyzer: &'a Analyzer,
     pub settings: &'a ChatSettings,
+    /// The moderation policy the automatic reports are queued under (case priority).
+    pub policy: &'a crate::moderation::ModerationPolicy,
 }
 
 /// One `chat_flags` row, without the game id.

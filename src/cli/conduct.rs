@@ -136,7 +136,7 @@ pub fn rebuild(
                         })
                     })
                     .collect();
-                conduct::record_game(conn, game.id, game.played_at, &seats, policy, false, now)?;
+                conduct::record_game(conn, game.id, game.played_at, &seats, policy, None, now)?;
                 report.games += 1;
                 report.outcomes += seats.len() as u64;
             }

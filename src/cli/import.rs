@@ -73,9 +73,14 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
     });
     let started = std::time::Instant::now();
     let analyzer = crate::chat::Analyzer::shared()?;
+    let policy = settings
+        .moderation
+        .load_policy()
+        .map_err(|e| anyhow::anyhow!(e))?;
     let review = ChatReview {
         analyzer: &analyzer,
         settings: &settings.chat,
+        policy: &policy,
     };
     let conduct = settings
         .conduct
@@ -179,6 +184,9 @@ pub fn import_sources_with(
     let mut report = ImportReport::default();
     let mut sources = sources.peekable();
     let mut pending: Vec<Prepared> = Vec::new();
+    // Without a chat review no automatic report is raised; the built-in policy is never read.
+    let default_policy = crate::moderation::ModerationPolicy::default();
+    let policy = review.map_or(&default_policy, |r| r.policy);
     loop {
         let chunk: Vec<Source> = sources.by_ref().take(batch).collect();
         if chunk.is_empty() && pending.is_empty() {
@@ -188,7 +196,7 @@ pub fn import_sources_with(
         let (prepared, written) = std::thread::scope(|scope| {
             let replaying =
                 scope.spawn(|| prepare_parallel(chunk, preset, review, conduct, threads));
-            let written = write_batch(conn, to_write);
+            let written = write_batch(conn, to_write, policy);
             (replaying.join(), written)
         });
         let finished = written.context("writing a batch of games")?;
@@ -252,7 +260,11 @@ fn prepare_parallel(
     })
 }
 
-fn write_batch(conn: &mut DbConnection, batch: Vec<Prepared>) -> anyhow::Result<ImportReport> {
+fn write_batch(
+    conn: &mut DbConnection,
+    batch: Vec<Prepared>,
+    policy: &crate::moderation::ModerationPolicy,
+) -> anyhow::Result<ImportReport> {
     let mut report = ImportReport::default();
     let mut labels = Vec::new();
     let mut games_ok = Vec::new();
@@ -268,7 +280,7 @@ fn write_batch(conn: &mut DbConnection, batch: Vec<Prepared>) -> anyhow::Result<
     if games_ok.is_empty() {
         return Ok(report);
     }
-    let outcomes = games::insert_batch(conn, &games_ok, store::now())?;
+    let outcomes = games::insert_batch(conn, &games_ok, policy, store::now())?;
     for ((label, game), outcome) in labels.into_iter().zip(&games_ok).zip(outcomes) {
         match outcome {
             StoreOutcome::Created(_) => report.imported += 1,

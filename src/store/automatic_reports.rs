@@ -8,7 +8,9 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
+use super::reports::AutomaticFiling;
 use super::schema::{automatic_report_games, automatic_reports};
+use crate::moderation::{ModerationPolicy, ReportSource};
 
 /// Who raised an automatic report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,9 +84,14 @@ pub struct AutomaticReportRow {
     pub created_at: NaiveDateTime,
 }
 
-/// Stores one automatic report with its supporting games and returns its id. Runs inside the
-/// caller's transaction.
-pub fn insert(conn: &mut DbConnection, report: &NewAutomaticReport<'_>) -> QueryResult<i64> {
+/// Stores one automatic report with its supporting games, files it into the review queue (a
+/// report entry in the accused's open case of its reason, priority refreshed, logged by the
+/// system) and returns its id. Runs inside the caller's transaction.
+pub fn insert(
+    conn: &mut DbConnection,
+    report: &NewAutomaticReport<'_>,
+    policy: &ModerationPolicy,
+) -> QueryResult<i64> {
     let row = ReportInsert {
         source: report.source.as_str(),
         player: report.player,
@@ -115,7 +122,8 @@ pub fn insert(conn: &mut DbConnection, report: &NewAutomaticReport<'_>) -> Query
     games.sort_unstable();
     games.dedup();
     let links: Vec<GameLink> = games
-        .into_iter()
+        .iter()
+        .copied()
         .map(|game_id| GameLink {
             report_id: id,
             game_id,
@@ -132,6 +140,24 @@ pub fn insert(conn: &mut DbConnection, report: &NewAutomaticReport<'_>) -> Query
                 .execute(c)?,
         };
     }
+    super::reports::file_automatic(
+        conn,
+        &AutomaticFiling {
+            automatic_report_id: id,
+            source: match report.source {
+                AutomaticSource::ChatAnalysis => ReportSource::ChatAnalysis,
+                AutomaticSource::ConductSignal => ReportSource::ConductSignal,
+            },
+            player: report.player,
+            reason: report.reason,
+            score: report.score,
+            game_id: report.game_id,
+            supporting_games: &games,
+            summary: report.summary,
+            now: report.created_at,
+        },
+        policy,
+    )?;
     Ok(id)
 }
 

@@ -68,6 +68,7 @@ pub fn insert_for_game(
     conn: &mut DbConnection,
     game_id: i64,
     prepared: &PreparedGame,
+    policy: &crate::moderation::ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     if !prepared.flags.is_empty() {
@@ -109,10 +110,11 @@ pub fn insert_for_game(
                 supporting_games: &[],
                 created_at: now,
             },
+            policy,
         )?;
     }
     if let Some(check) = &prepared.window {
-        raise_window_reports(conn, game_id, check, now)?;
+        raise_window_reports(conn, game_id, check, policy, now)?;
     }
     Ok(())
 }
@@ -133,6 +135,7 @@ fn raise_window_reports(
     conn: &mut DbConnection,
     game_id: i64,
     check: &WindowCheck,
+    policy: &crate::moderation::ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     for player in &check.senders {
@@ -167,6 +170,7 @@ fn raise_window_reports(
                     supporting_games: &report.supporting_games,
                     created_at: now,
                 },
+                policy,
             )?;
         }
     }

@@ -21,6 +21,8 @@ use std::collections::BTreeSet;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use crate::moderation::ModerationPolicy;
+
 use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
 use super::players;
@@ -113,15 +115,15 @@ pub struct SeatToRecord<'a> {
 }
 
 /// Records the four seats of one stored game: outcome rows, each player's record, and the
-/// automatic reports for new signals when `raise_reports`. Runs inside the caller's
-/// transaction.
+/// automatic reports for new signals when `raise_reports` gives the moderation policy they
+/// are filed into the review queue under. Runs inside the caller's transaction.
 pub fn record_game(
     conn: &mut DbConnection,
     game_id: i64,
     played_at: NaiveDateTime,
     seats: &[SeatToRecord<'_>],
     policy: &ConductPolicy,
-    raise_reports: bool,
+    raise_reports: Option<&ModerationPolicy>,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     let mut rows = Vec::with_capacity(seats.len());
@@ -139,13 +141,13 @@ pub fn record_game(
         let (mut record, version) = lock_record(conn, seat.player, player_id, policy, now)?;
         record.apply(&outcome);
         save_record(conn, seat.player, &record, version, now)?;
-        if raise_reports {
+        if let Some(moderation) = raise_reports {
             let at = record
                 .recent
                 .last()
                 .map_or(outcome.ended_at, |o| o.ended_at);
             for signal in conduct::signals(&record, at, policy) {
-                raise_if_new(conn, seat.player, game_id, &signal, policy, now)?;
+                raise_if_new(conn, seat.player, game_id, &signal, policy, moderation, now)?;
             }
         }
     }
@@ -250,6 +252,7 @@ fn raise_if_new(
     game_id: i64,
     signal: &Signal,
     policy: &ConductPolicy,
+    moderation: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<Option<i64>> {
     let rule = signal.kind.as_str();
@@ -288,6 +291,7 @@ fn raise_if_new(
             supporting_games: &games,
             created_at: now,
         },
+        moderation,
     )
     .map(Some)
 }

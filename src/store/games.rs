@@ -7,6 +7,8 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+
+use crate::moderation::ModerationPolicy;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::connection::DbConnection;
@@ -188,6 +190,7 @@ fn judge(existing: (i64, String), hash: &str) -> StoreOutcome {
 pub fn insert(
     conn: &mut DbConnection,
     game: &PreparedGame,
+    policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<StoreOutcome> {
     let site = game.game.site_game_id.as_str();
@@ -195,7 +198,7 @@ pub fn insert(
     // Straight to the insert: the unique game number decides, and a duplicate (sequential or
     // concurrent) re-reads the stored game. The transaction writes first, so a SQLite writer
     // waits for the lock (busy timeout) instead of failing to upgrade a read.
-    match conn.transaction(|conn| insert_rows(conn, game, now)) {
+    match conn.transaction(|conn| insert_rows(conn, game, policy, now)) {
         Ok(id) => Ok(StoreOutcome::Created(id)),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info)) => {
             match find_by_site_id(conn, site)? {
@@ -215,6 +218,7 @@ pub fn insert(
 pub fn insert_batch(
     conn: &mut DbConnection,
     batch: &[PreparedGame],
+    policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<Vec<StoreOutcome>> {
     conn.transaction(|conn| {
@@ -235,7 +239,7 @@ pub fn insert_batch(
             let outcome = match known.get(&game.game.site_game_id) {
                 Some(existing) => judge(existing.clone(), &game.game.content_hash),
                 None => {
-                    let id = insert_rows(conn, game, now)?;
+                    let id = insert_rows(conn, game, policy, now)?;
                     known.insert(
                         game.game.site_game_id.clone(),
                         (id, game.game.content_hash.clone()),
@@ -252,6 +256,7 @@ pub fn insert_batch(
 fn insert_rows(
     conn: &mut DbConnection,
     prepared: &PreparedGame,
+    policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<i64> {
     let g = &prepared.game;
@@ -345,7 +350,7 @@ fn insert_rows(
             insert_all!(conn, game_events::table, chunk)?;
         }
     }
-    super::chat_flags::insert_for_game(conn, id, prepared, now)?;
+    super::chat_flags::insert_for_game(conn, id, prepared, policy, now)?;
     if let Some(conduct) = &prepared.conduct {
         let seats: Vec<super::conduct::SeatToRecord<'_>> = prepared
             .seats
@@ -356,7 +361,15 @@ fn insert_rows(
             })
             .collect();
         let played_at = g.played_at.unwrap_or(now);
-        super::conduct::record_game(conn, id, played_at, &seats, &conduct.policy, true, now)?;
+        super::conduct::record_game(
+            conn,
+            id,
+            played_at,
+            &seats,
+            &conduct.policy,
+            Some(policy),
+            now,
+        )?;
     }
     Ok(id)
 }

@@ -5,8 +5,27 @@
 //! table or aggregate (`api_tokens`, ...). Functions here take `&mut DbConnection` and are
 //! blocking; the HTTP layer runs them on the blocking thread pool.
 
+/// Inserts one row and returns its id: `RETURNING id` on PostgreSQL, the connection's last
+/// rowid on SQLite (the multi-backend connection has no RETURNING).
+macro_rules! insert_returning_id {
+    ($conn:expr, $table:expr, $values:expr, $id:expr) => {
+        match $conn {
+            $crate::store::DbConnection::Sqlite(c) => {
+                diesel::insert_into($table).values($values).execute(c)?;
+                diesel::select($crate::store::last_insert_rowid()).get_result::<i64>(c)
+            }
+            $crate::store::DbConnection::Postgres(c) => diesel::insert_into($table)
+                .values($values)
+                .returning($id)
+                .get_result::<i64>(c),
+        }
+    };
+}
+
 pub mod api_tokens;
+pub mod appeals;
 pub mod automatic_reports;
+pub mod cases;
 pub mod chat_flags;
 pub mod conduct;
 pub mod connection;
@@ -15,6 +34,8 @@ pub mod migrations;
 pub mod modlog;
 pub mod players;
 pub mod queue;
+pub mod reports;
+pub mod sanctions;
 pub mod schema;
 
 pub use connection::{
@@ -32,4 +53,29 @@ pub fn now() -> NaiveDateTime {
 /// A stored (UTC) timestamp as a zoned value for the API.
 pub fn to_utc(stored: NaiveDateTime) -> DateTime<Utc> {
     DateTime::from_naive_utc_and_offset(stored, Utc)
+}
+
+/// A zoned time as stored (UTC, microseconds).
+pub fn from_utc(at: DateTime<Utc>) -> NaiveDateTime {
+    at.naive_utc().trunc_subsecs(6)
+}
+
+diesel::define_sql_function! {
+    /// SQLite: the rowid of this connection's last insert.
+    fn last_insert_rowid() -> diesel::sql_types::BigInt;
+}
+
+/// The snake_case name of a policy enum (`ReportReason`, `SanctionKind`, ...), as stored.
+pub(crate) fn enum_name<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+/// A stored snake_case name back as its policy enum.
+pub(crate) fn parse_enum<T: serde::de::DeserializeOwned>(name: &str) -> diesel::QueryResult<T> {
+    serde_json::from_value(serde_json::Value::String(name.to_string())).map_err(|e| {
+        diesel::result::Error::DeserializationError(format!("stored value {name:?}: {e}").into())
+    })
 }

@@ -276,7 +276,13 @@ async fn incremental_records_equal_a_rebuild() {
         let submission: Submission = serde_json::from_value(body).expect("submission");
         let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(&policy))
             .expect("generated game is valid");
-        games::insert(&mut conn, &prepared, arbiter::store::now()).expect("stored");
+        games::insert(
+            &mut conn,
+            &prepared,
+            &app.state.moderation,
+            arbiter::store::now(),
+        )
+        .expect("stored");
     }
     let records = conduct::all_records(&mut conn).expect("records");
     let outcomes = conduct::all_outcomes(&mut conn).expect("outcomes");

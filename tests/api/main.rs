@@ -11,6 +11,7 @@ mod errors;
 mod games;
 mod live;
 mod migrations;
+mod moderation;
 mod openapi;
 mod operations;
 mod queue;

@@ -62,6 +62,26 @@ fn new_token_body() -> Value {
     json!({ "name": "matrix-made", "role": "server" })
 }
 
+fn report_body() -> Value {
+    json!({ "accused": ["r1"], "reason": "offensive_chat" })
+}
+
+fn decision_body() -> Value {
+    json!({ "decision": "warn", "ground": "harassment" })
+}
+
+fn appeal_body() -> Value {
+    json!({ "text": "I did not do this, please look again." })
+}
+
+fn appeal_decision_body() -> Value {
+    json!({ "decision": "uphold" })
+}
+
+fn empty_body() -> Value {
+    json!({})
+}
+
 const PUBLIC: [u16; 7] = [200, 200, 200, 200, 200, 200, 200];
 const ANY_AUTHENTICATED: [u16; 7] = [401, 401, 401, 401, 200, 200, 200];
 const ADMIN_ONLY: [u16; 7] = [401, 401, 401, 401, 403, 200, 403];
@@ -97,6 +117,14 @@ fn table() -> Vec<Row> {
         // A player sees only their own conduct record; nobody has one without games.
         row("GET",    "/api/v1/players/r1/conduct",          None,                 [401, 401, 401, 401, 200, 200, 403]),
         row("GET",    "/api/v1/players/matrix-player/conduct", None,               [401, 401, 401, 401, 404, 404, 404]),
+        row("GET",    "/api/v1/players/r1/standing",         None,                 [401, 401, 401, 401, 200, 200, 403]),
+        row("POST",   "/api/v1/reports",                     Some(report_body),    [401, 401, 401, 401, 403, 403, 201]),
+        row("GET",    "/api/v1/reports/mine",                None,                 [401, 401, 401, 401, 403, 403, 200]),
+        row("POST",   "/api/v1/admin/cases/999/claim",       Some(empty_body),     [401, 401, 401, 401, 403, 404, 403]),
+        row("POST",   "/api/v1/admin/cases/999/release",     Some(empty_body),     [401, 401, 401, 401, 403, 404, 403]),
+        row("POST",   "/api/v1/admin/cases/999/decision",    Some(decision_body),  [401, 401, 401, 401, 403, 404, 403]),
+        row("POST",   "/api/v1/sanctions/999/appeal",        Some(appeal_body),    [401, 401, 401, 401, 403, 403, 404]),
+        row("POST",   "/api/v1/admin/appeals/999/decision",  Some(appeal_decision_body), [401, 401, 401, 401, 403, 404, 403]),
     ]
 }
 

@@ -1,7 +1,7 @@
 //! The review queue (admin role): open cases in priority order, one case with its evidence
 //! gathered, and the appeals waiting for a decision.
 
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 use actix_web::web;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -26,12 +26,6 @@ use crate::store::queue::{
     QueueFilter, QueueKey, QueuedCase, Ranking, ReporterRecord, SanctionRecord, StatusFilter,
 };
 use crate::store::to_utc;
-
-/// The moderation policy the queue ranks by (the documented defaults).
-fn policy() -> &'static ModerationPolicy {
-    static POLICY: OnceLock<ModerationPolicy> = OnceLock::new();
-    POLICY.get_or_init(ModerationPolicy::default)
-}
 
 fn page_limit(limit: Option<u32>) -> Result<usize, ApiError> {
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
@@ -194,8 +188,9 @@ impl CaseListItem {
         claimed_by: Option<String>,
         reporters: i64,
         now: NaiveDateTime,
+        policy: &ModerationPolicy,
     ) -> CaseListItem {
-        let age = age_points(to_utc(case.opened_at), to_utc(now), policy());
+        let age = age_points(to_utc(case.opened_at), to_utc(now), policy);
         CaseListItem {
             id: case.id,
             accused,
@@ -216,13 +211,18 @@ impl CaseListItem {
         }
     }
 
-    fn from_queued(queued: QueuedCase, now: NaiveDateTime) -> CaseListItem {
+    fn from_queued(
+        queued: QueuedCase,
+        now: NaiveDateTime,
+        policy: &ModerationPolicy,
+    ) -> CaseListItem {
         CaseListItem::new(
             queued.case,
             queued.accused,
             queued.claimed_by,
             queued.reporters,
             now,
+            policy,
         )
     }
 }
@@ -270,14 +270,15 @@ pub async fn list_cases(
         .transpose()?;
     let now = cursor.map_or_else(crate::store::now, |c| c.as_of);
     let after = cursor.map(|c| c.key);
+    let policy: Arc<ModerationPolicy> = Arc::clone(&state.moderation);
     let rows = state
         .db(move |conn| {
             let rank = |base: f64, opened_at: NaiveDateTime| {
-                priority_with_age(base, to_utc(opened_at), to_utc(now), policy())
+                priority_with_age(base, to_utc(opened_at), to_utc(now), &policy)
             };
             let ranking = Ranking {
                 priority: &rank,
-                max_age_points: max_age_points(policy()),
+                max_age_points: max_age_points(&policy),
                 now,
             };
             queue::queue_page(conn, &filter, &ranking, after, limit + 1)
@@ -300,7 +301,7 @@ pub async fn list_cases(
     Ok(web::Json(CasePage {
         items: rows
             .into_iter()
-            .map(|q| CaseListItem::from_queued(q, now))
+            .map(|q| CaseListItem::from_queued(q, now, &state.moderation))
             .collect(),
         next_cursor,
         as_of: to_utc(now),
@@ -319,7 +320,7 @@ pub struct ReporterView {
 }
 
 impl ReporterView {
-    fn new(name: String, record: &ReporterRecord) -> ReporterView {
+    fn new(name: String, record: &ReporterRecord, policy: &ModerationPolicy) -> ReporterView {
         let outcomes: Vec<ReportOutcome> =
             std::iter::repeat_n(ReportOutcome::Upheld, record.upheld as usize)
                 .chain(std::iter::repeat_n(
@@ -329,7 +330,7 @@ impl ReporterView {
                 .collect();
         ReporterView {
             name,
-            accuracy: reporter_accuracy(&outcomes, policy()).share,
+            accuracy: reporter_accuracy(&outcomes, policy).share,
             upheld: record.upheld,
             dismissed_unjustified: record.dismissed_unjustified,
             dismissed_not_actionable: record.dismissed_not_actionable,
@@ -373,7 +374,7 @@ pub struct EntryView {
 }
 
 impl EntryView {
-    fn from_evidence(entry: EntryEvidence) -> EntryView {
+    fn from_evidence(entry: EntryEvidence, policy: &ModerationPolicy) -> EntryView {
         let report = entry.report;
         EntryView {
             report_id: report.id,
@@ -382,7 +383,7 @@ impl EntryView {
             reporter: entry
                 .reporter
                 .zip(entry.reporter_record)
-                .map(|(name, record)| ReporterView::new(name, &record)),
+                .map(|(name, record)| ReporterView::new(name, &record, policy)),
             accused: entry.accused,
             message: report.message,
             games: entry.games,
@@ -631,7 +632,11 @@ pub struct CaseDetailView {
 }
 
 impl CaseDetailView {
-    fn from_evidence(evidence: CaseEvidence, now: NaiveDateTime) -> Result<Self, ApiError> {
+    fn from_evidence(
+        evidence: CaseEvidence,
+        now: NaiveDateTime,
+        policy: &ModerationPolicy,
+    ) -> Result<Self, ApiError> {
         let reporters = evidence
             .entries
             .iter()
@@ -646,11 +651,12 @@ impl CaseDetailView {
                 evidence.claimed_by,
                 reporters,
                 now,
+                policy,
             ),
             entries: evidence
                 .entries
                 .into_iter()
-                .map(EntryView::from_evidence)
+                .map(|e| EntryView::from_evidence(e, policy))
                 .collect(),
             games: evidence
                 .games
@@ -712,7 +718,11 @@ pub async fn get_case(
         .db(move |conn| queue::case_evidence(conn, id))
         .await?
         .ok_or_else(|| ApiError::not_found("case_not_found", format!("No case has id {id}.")))?;
-    Ok(web::Json(CaseDetailView::from_evidence(evidence, now)?))
+    Ok(web::Json(CaseDetailView::from_evidence(
+        evidence,
+        now,
+        &state.moderation,
+    )?))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

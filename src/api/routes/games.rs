@@ -105,19 +105,29 @@ pub async fn ingest_game(
     body: GameBody,
 ) -> Result<HttpResponse, ApiError> {
     let preset = state.settings.archive.abort_rule;
-    let (analyzer, settings) = (state.chat.clone(), state.settings.clone());
-    let conduct = settings.conduct.enabled.then(|| state.conduct.clone());
+    let conduct = state
+        .settings
+        .conduct
+        .enabled
+        .then(|| state.conduct.clone());
+    let (analyzer, settings, policy) = (
+        state.chat.clone(),
+        state.settings.clone(),
+        state.moderation.clone(),
+    );
+    let store_policy = policy.clone();
     let prepared = web::block(move || {
         let review = archive::ChatReview {
             analyzer: &analyzer,
             settings: &settings.chat,
+            policy: &policy,
         };
         archive::prepare_with(body.0, preset, Some(&review), conduct.as_ref())
     })
     .await??;
     let site_game_id = prepared.game.site_game_id.clone();
     let outcome = state
-        .db(move |conn| games::insert(conn, &prepared, store::now()))
+        .db(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
         .await?;
     let result = |id, status: &str| IngestResult {
         id,

@@ -1,7 +1,9 @@
 //! Route table: one module per resource; `configure` mounts them all.
 
+pub mod admin_cases;
 pub mod admin_queue;
 pub mod admin_tokens;
+pub mod appeals;
 pub mod chat;
 pub mod conduct;
 pub mod flags;
@@ -9,6 +11,8 @@ pub mod games;
 pub mod health;
 pub mod modlog;
 pub mod players;
+pub mod reports;
+pub mod standing;
 pub mod whoami;
 
 use actix_web::web;
@@ -64,6 +68,32 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(
                     web::resource("/players/{name}/games")
                         .route(web::get().to(players::shared_games)),
+                )
+                .service(
+                    web::resource("/players/{name}/standing")
+                        .route(web::get().to(standing::player_standing)),
+                )
+                .service(web::resource("/reports").route(web::post().to(reports::file_report)))
+                .service(web::resource("/reports/mine").route(web::get().to(reports::my_reports)))
+                .service(
+                    web::resource("/admin/cases/{id}/claim")
+                        .route(web::post().to(admin_cases::claim_case)),
+                )
+                .service(
+                    web::resource("/admin/cases/{id}/release")
+                        .route(web::post().to(admin_cases::release_case)),
+                )
+                .service(
+                    web::resource("/admin/cases/{id}/decision")
+                        .route(web::post().to(admin_cases::decide_case)),
+                )
+                .service(
+                    web::resource("/sanctions/{id}/appeal")
+                        .route(web::post().to(appeals::file_appeal)),
+                )
+                .service(
+                    web::resource("/admin/appeals/{id}/decision")
+                        .route(web::post().to(appeals::decide_appeal)),
                 ),
         );
 }

@@ -1,0 +1,271 @@
+//! Players' reports: filing (`POST /api/v1/reports`) and their own list
+//! (`GET /api/v1/reports/mine`).
+
+use std::collections::HashMap;
+
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::ToSchema;
+
+use crate::api::auth::PlayerCaller;
+use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::json::ApiJson;
+use crate::api::pagination::{Page, PageQuery};
+use crate::api::state::AppState;
+use crate::moderation::{PlayerId, ReportProblem, ReportReason};
+use crate::store::reports::{self, FileError, Filing, OwnReport};
+use crate::store::{self, to_utc};
+
+/// A report about one game (or none), naming every involved player.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportBody {
+    /// Every involved player, by name (1 to 3).
+    pub accused: Vec<String>,
+    /// offensive_chat, rule_violating_chat, abandoning, self_partnering, prearranged_teaming
+    /// or other.
+    #[schema(value_type = String, example = "offensive_chat")]
+    pub reason: ReportReason,
+    /// What happened; required for `other`.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// The game number the report is filed from.
+    #[serde(default)]
+    pub game: Option<i64>,
+    /// Further game numbers showing the same behaviour.
+    #[serde(default)]
+    pub supporting_games: Vec<i64>,
+}
+
+/// One of the caller's own reports. Never shows other reporters or admin notes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportView {
+    pub id: i64,
+    #[schema(value_type = String, example = "offensive_chat")]
+    pub reason: ReportReason,
+    pub accused: Vec<String>,
+    /// The game number the report was filed from.
+    pub game: Option<i64>,
+    pub supporting_games: Vec<i64>,
+    pub message: Option<String>,
+    pub filed_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// `open` until an admin decides the report's case, then `decided`.
+    #[schema(example = "open")]
+    pub status: String,
+    /// `upheld`, `dismissed_unjustified` or `dismissed_not_actionable` once decided.
+    pub outcome: Option<String>,
+    pub decided_at: Option<DateTime<Utc>>,
+}
+
+impl From<OwnReport> for ReportView {
+    fn from(r: OwnReport) -> Self {
+        ReportView {
+            id: r.id,
+            reason: r.reason,
+            accused: r.accused,
+            game: r.game,
+            supporting_games: r.supporting_games,
+            message: r.message,
+            filed_at: to_utc(r.filed_at),
+            updated_at: to_utc(r.updated_at),
+            status: if r.outcome.is_some() {
+                "decided"
+            } else {
+                "open"
+            }
+            .to_string(),
+            outcome: r.outcome,
+            decided_at: r.decided_at.map(to_utc),
+        }
+    }
+}
+
+/// The answer to a filing.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FiledReport {
+    /// True when the filing was merged into the caller's earlier report about the same game
+    /// and reason (200) rather than stored as a new one (201).
+    pub merged: bool,
+    /// True when the merged message was cut to the message limit.
+    pub message_truncated: bool,
+    pub report: ReportView,
+}
+
+/// File a report. A second report about the same game and reason merges into the first.
+#[utoipa::path(post, path = "/api/v1/reports", tag = "reports",
+    security(("bearer" = [])),
+    request_body = ReportBody,
+    responses(
+        (status = 201, description = "Report filed", body = FiledReport),
+        (status = 200, description = "Merged into the caller's earlier report", body = FiledReport),
+        (status = 400, description = "Unreadable body", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not a player, or a report timeout runs (`report_timeout`, with `until`)", body = ErrorEnvelope),
+        (status = 422, description = "The report breaks a reporting rule; `details.field` names the field", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit; Retry-After header and `details.retry_at`", body = ErrorEnvelope),
+    ))]
+pub async fn file_report(
+    player: PlayerCaller,
+    state: web::Data<AppState>,
+    body: ApiJson<ReportBody>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let filing = Filing {
+        reporter: player.player,
+        accused: body.accused.iter().map(|n| n.trim().to_string()).collect(),
+        reason: body.reason,
+        message: body.message,
+        game: body.game,
+        supporting_games: body.supporting_games,
+    };
+    if let Some(index) = filing.accused.iter().position(String::is_empty) {
+        return Err(ApiError::unprocessable(
+            "invalid_report",
+            format!("`accused[{index}]` is empty: name a player."),
+            json!({ "field": format!("accused[{index}]") }),
+        ));
+    }
+    let policy = state.moderation.clone();
+    let (filed, view) = state
+        .db(move |conn| {
+            let now = store::now();
+            let filed = reports::file(conn, &filing, &policy, now).map_err(file_error)?;
+            let view = reports::own_report(conn, filed.report_id)?
+                .ok_or_else(|| ApiError::internal("filed report not found"))?;
+            Ok::<_, ApiError>((filed, view))
+        })
+        .await?;
+    let body = FiledReport {
+        merged: filed.merged,
+        message_truncated: filed.message_truncated,
+        report: view.into(),
+    };
+    Ok(if filed.merged {
+        HttpResponse::Ok().json(body)
+    } else {
+        HttpResponse::Created().json(body)
+    })
+}
+
+fn file_error(err: FileError) -> ApiError {
+    match err {
+        FileError::Invalid { problems, names } => invalid_report(&problems, &names),
+        FileError::MayNotReport { until, club_banned } => {
+            let (code, what) = if club_banned {
+                ("club_banned", "You are banned from the club")
+            } else {
+                ("report_timeout", "You have a report timeout")
+            };
+            let message = match until {
+                Some(until) => format!(
+                    "{what} until {}; you cannot send reports before then.",
+                    until.to_rfc3339()
+                ),
+                None => format!("{what}; you cannot send reports."),
+            };
+            ApiError::Refused {
+                code,
+                message,
+                details: json!({ "until": until }),
+            }
+        }
+        FileError::RateLimited(retry) => ApiError::RateLimited {
+            code: "report_rate_limited",
+            message: format!(
+                "Too many reports in the last {}; you can report again at {}.",
+                match retry.window {
+                    crate::moderation::RateWindow::Hour => "hour",
+                    crate::moderation::RateWindow::Day => "day",
+                },
+                retry.at.to_rfc3339()
+            ),
+            retry_after_secs: u64::try_from(retry.seconds).unwrap_or(1),
+            details: json!({
+                "retry_at": retry.at,
+                "retry_after_secs": retry.seconds,
+                "window": retry.window,
+            }),
+        },
+        FileError::Db(err) => err.into(),
+    }
+}
+
+/// The reporting rules' problems as one 422: the first problem's code and field, every
+/// sentence (with player names), and the list in `details.problems`.
+fn invalid_report(problems: &[ReportProblem], names: &HashMap<PlayerId, String>) -> ApiError {
+    let name = |id: &PlayerId| names.get(id).cloned().unwrap_or_else(|| id.to_string());
+    let sentence = |p: &ReportProblem| match p {
+        ReportProblem::DuplicateAccused { player } => {
+            format!("Player {} is named more than once.", name(player))
+        }
+        ReportProblem::AccusedNotInGame { player, game } => {
+            format!("Player {} did not play in game {game}.", name(player))
+        }
+        other => other.message(),
+    };
+    let listed: Vec<serde_json::Value> = problems
+        .iter()
+        .map(|p| {
+            let mut value = serde_json::to_value(p).unwrap_or_else(|_| json!({}));
+            if let Some(object) = value.as_object_mut() {
+                for key in ["player"] {
+                    if let Some(id) = object.get(key).and_then(|v| v.as_i64()) {
+                        object.insert(key.into(), json!(name(&PlayerId(id))));
+                    }
+                }
+                object.insert("field".into(), json!(p.field()));
+                object.insert("message".into(), json!(sentence(p)));
+            }
+            value
+        })
+        .collect();
+    let first = problems.first();
+    let code = match first {
+        Some(ReportProblem::UnknownGame { .. }) => "unknown_game",
+        Some(ReportProblem::FfaOnlyReason { .. }) => "reason_not_for_variant",
+        Some(ReportProblem::SelfReport { .. }) => "self_report",
+        _ => "invalid_report",
+    };
+    let mut details = json!({
+        "field": first.map(|p| p.field()),
+        "problems": listed,
+    });
+    if let Some(ReportProblem::UnknownGame { game }) = first {
+        details["game"] = json!(game.0);
+    }
+    ApiError::unprocessable(
+        code,
+        problems.iter().map(sentence).collect::<Vec<_>>().join(" "),
+        details,
+    )
+}
+
+/// The caller's own reports, newest first, with their status and outcome.
+#[utoipa::path(get, path = "/api/v1/reports/mine", tag = "reports",
+    security(("bearer" = [])),
+    params(PageQuery),
+    responses(
+        (status = 200, description = "One page of the caller's reports", body = Page<ReportView>),
+        (status = 400, description = "Bad limit or cursor", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not a player", body = ErrorEnvelope),
+    ))]
+pub async fn my_reports(
+    player: PlayerCaller,
+    state: web::Data<AppState>,
+    page: web::Query<PageQuery>,
+) -> Result<web::Json<Page<ReportView>>, ApiError> {
+    let page = page.by_id()?;
+    let rows = state
+        .db(move |conn| reports::own_page(conn, &player.player, page.after_id, page.fetch_limit()))
+        .await?;
+    Ok(web::Json(Page::from_rows(
+        rows,
+        page,
+        |r| r.id,
+        ReportView::from,
+    )))
+}

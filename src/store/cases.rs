@@ -1,0 +1,966 @@
+//! Review cases (`cases`, `case_reports`): one open case per accused player and reason, the
+//! report entries filed into it, its stored priority, admin claims and decisions.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+use super::connection::DbConnection;
+use super::modlog::{self, ActorKind, NewModlogEntry};
+use super::sanctions::SanctionRow;
+use super::schema::{
+    case_reports, cases, decisions, game_seats, games, players, report_accused, report_games,
+    report_timeouts, reports, sanctions,
+};
+use super::{enum_name, from_utc, parse_enum, to_utc};
+use crate::moderation::{
+    case_key, case_priority, claim_status, report_timeout_after_decision, reporter_accuracy,
+    suggest_next_sanction, validate_decision, AuditAction, CaseEntry, CaseFacts, CaseId,
+    ClaimOutcome, DecidedReport, Decision, DecisionAction, DecisionKind, DecisionProblem,
+    GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId, ReportId, ReportOutcome,
+    ReportReason, ReportTimeout, Reporter, SanctionId,
+};
+
+/// A stored case.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = cases)]
+pub struct CaseRow {
+    pub id: i64,
+    pub accused_id: i64,
+    pub reason: String,
+    pub status: String,
+    pub opened_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub priority_base: f64,
+    pub entry_count: i32,
+    pub claimed_by: Option<i64>,
+    pub claimed_until: Option<NaiveDateTime>,
+    pub decided_at: Option<NaiveDateTime>,
+}
+
+impl CaseRow {
+    pub fn is_open(&self) -> bool {
+        self.status == "open"
+    }
+}
+
+pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CaseRow>> {
+    cases::table
+        .find(id)
+        .select(CaseRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Who acted, for the moderation log.
+#[derive(Debug, Clone, Copy)]
+pub struct LogActor<'a> {
+    pub kind: ActorKind,
+    pub name: Option<&'a str>,
+}
+
+impl LogActor<'static> {
+    pub const SYSTEM: LogActor<'static> = LogActor {
+        kind: ActorKind::System,
+        name: None,
+    };
+}
+
+/// What a log line refers to besides its action.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogRefs<'a> {
+    pub subject: Option<&'a str>,
+    pub case_id: Option<i64>,
+    pub report_id: Option<i64>,
+    pub sanction_id: Option<i64>,
+    pub appeal_id: Option<i64>,
+    pub why: Option<&'a str>,
+}
+
+/// Appends `action` to the moderation log (kind = `AuditAction::kind()`, details = its JSON).
+pub fn log_action(
+    conn: &mut DbConnection,
+    at: NaiveDateTime,
+    actor: LogActor<'_>,
+    action: &AuditAction,
+    refs: LogRefs<'_>,
+) -> QueryResult<()> {
+    let details =
+        serde_json::to_value(action).map_err(|e| DieselError::SerializationError(Box::new(e)))?;
+    modlog::append(
+        conn,
+        &NewModlogEntry {
+            at,
+            actor_kind: actor.kind,
+            actor: actor.name,
+            kind: action.kind(),
+            subject: refs.subject,
+            case_id: refs.case_id,
+            report_id: refs.report_id,
+            sanction_id: refs.sanction_id,
+            appeal_id: refs.appeal_id,
+            why: refs.why,
+            details,
+        },
+    )
+}
+
+fn open_case_id(
+    conn: &mut DbConnection,
+    accused_id: i64,
+    reason: &str,
+) -> QueryResult<Option<i64>> {
+    cases::table
+        .filter(cases::accused_id.eq(accused_id))
+        .filter(cases::reason.eq(reason))
+        .filter(cases::status.eq("open"))
+        .select(cases::id)
+        .first(conn)
+        .optional()
+}
+
+/// Files `report_id` into the open case of (`accused_id`, `reason`), opening the case if there
+/// is none, and returns the case id. Concurrent filers end in one case: the `cases_one_open`
+/// unique index refuses a second open case, and the loser (inside a savepoint, so the caller's
+/// transaction survives on PostgreSQL) re-reads the winner's. Runs inside the caller's
+/// transaction; the caller refreshes the priority afterwards.
+pub fn join_open_case(
+    conn: &mut DbConnection,
+    accused: (i64, &str),
+    reason: ReportReason,
+    report_id: i64,
+    now: NaiveDateTime,
+    actor: LogActor<'_>,
+) -> QueryResult<i64> {
+    let (accused_id, accused_name) = accused;
+    let reason_name = enum_name(&reason);
+    let case_id = match open_case_id(conn, accused_id, &reason_name)? {
+        Some(id) => id,
+        None => {
+            let opened = conn.transaction(|conn| {
+                insert_returning_id!(
+                    conn,
+                    cases::table,
+                    (
+                        cases::accused_id.eq(accused_id),
+                        cases::reason.eq(&reason_name),
+                        cases::status.eq("open"),
+                        cases::opened_at.eq(now),
+                        cases::updated_at.eq(now),
+                        cases::priority_base.eq(0.0),
+                        cases::entry_count.eq(0),
+                    ),
+                    cases::id
+                )
+            });
+            match opened {
+                Ok(id) => {
+                    log_action(
+                        conn,
+                        now,
+                        actor,
+                        &AuditAction::CaseOpened {
+                            case: CaseId(id),
+                            accused: PlayerId(accused_id),
+                            reason,
+                        },
+                        LogRefs {
+                            subject: Some(accused_name),
+                            case_id: Some(id),
+                            report_id: Some(report_id),
+                            ..LogRefs::default()
+                        },
+                    )?;
+                    id
+                }
+                Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                    open_case_id(conn, accused_id, &reason_name)?.ok_or(DieselError::NotFound)?
+                }
+                Err(other) => return Err(other),
+            }
+        }
+    };
+    // Lock the case row until commit (PostgreSQL): concurrent filers into one case take turns,
+    // so the last one's priority refresh counts every entry.
+    diesel::update(cases::table.find(case_id))
+        .set(cases::updated_at.eq(now))
+        .execute(conn)?;
+    let linked: bool = diesel::select(diesel::dsl::exists(
+        case_reports::table.find((case_id, report_id)),
+    ))
+    .get_result(conn)?;
+    if !linked {
+        diesel::insert_into(case_reports::table)
+            .values((
+                case_reports::case_id.eq(case_id),
+                case_reports::report_id.eq(report_id),
+            ))
+            .execute(conn)?;
+    }
+    Ok(case_id)
+}
+
+/// A game as a policy game number: the site's number, or minus the archive id for a stored
+/// game whose number is not numeric (still distinct, which is all the policy compares).
+pub(crate) fn game_number(archive_id: i64, site_game_id: &str) -> GameNumber {
+    GameNumber(site_game_id.parse().unwrap_or(-archive_id))
+}
+
+/// Site numbers of archive games, by archive id.
+pub(crate) fn game_numbers(
+    conn: &mut DbConnection,
+    archive_ids: &[i64],
+) -> QueryResult<HashMap<i64, GameNumber>> {
+    if archive_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<(i64, String)> = games::table
+        .filter(games::id.eq_any(archive_ids))
+        .select((games::id, games::site_game_id))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, site)| (id, game_number(id, &site)))
+        .collect())
+}
+
+/// A player's accuracy share from their decided reports.
+pub fn reporter_accuracy_of(
+    conn: &mut DbConnection,
+    reporter_id: i64,
+    policy: &ModerationPolicy,
+) -> QueryResult<f64> {
+    let outcomes: Vec<Option<String>> = reports::table
+        .filter(reports::reporter_id.eq(reporter_id))
+        .filter(reports::outcome.is_not_null())
+        .select(reports::outcome)
+        .load(conn)?;
+    let outcomes: Vec<ReportOutcome> = outcomes
+        .iter()
+        .flatten()
+        .map(|o| parse_enum(o))
+        .collect::<QueryResult<_>>()?;
+    Ok(reporter_accuracy(&outcomes, policy).share)
+}
+
+/// Earlier warnings and sanctions of a player that were not lifted.
+pub fn earlier_measures_count(conn: &mut DbConnection, player_id: i64) -> QueryResult<u32> {
+    let sanctions: i64 = sanctions::table
+        .filter(sanctions::player_id.eq(player_id))
+        .filter(sanctions::lifted_at.is_null())
+        .count()
+        .get_result(conn)?;
+    let warnings: i64 = decisions::table
+        .inner_join(cases::table)
+        .filter(cases::accused_id.eq(player_id))
+        .filter(decisions::kind.eq("warn"))
+        .count()
+        .get_result(conn)?;
+    Ok(u32::try_from(sanctions + warnings).unwrap_or(u32::MAX))
+}
+
+/// Everything the policy reads about a case: its entries (with reporter accuracies from their
+/// decided reports and the cited games as site numbers) and the accused's earlier measures.
+pub fn case_facts(
+    conn: &mut DbConnection,
+    case: &CaseRow,
+    policy: &ModerationPolicy,
+) -> QueryResult<CaseFacts> {
+    type EntryRow = (
+        i64,
+        String,
+        Option<i64>,
+        Option<f64>,
+        Option<i64>,
+        NaiveDateTime,
+    );
+    let rows: Vec<EntryRow> = case_reports::table
+        .inner_join(reports::table)
+        .filter(case_reports::case_id.eq(case.id))
+        .order(reports::id.asc())
+        .select((
+            reports::id,
+            reports::source,
+            reports::reporter_id,
+            reports::score,
+            reports::game_id,
+            reports::filed_at,
+        ))
+        .load(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    let mut accused: BTreeMap<i64, Vec<PlayerId>> = BTreeMap::new();
+    for (report, player) in report_accused::table
+        .filter(report_accused::report_id.eq_any(&ids))
+        .select((report_accused::report_id, report_accused::player_id))
+        .load::<(i64, i64)>(conn)?
+    {
+        accused.entry(report).or_default().push(PlayerId(player));
+    }
+    let mut supporting: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for (report, game) in report_games::table
+        .filter(report_games::report_id.eq_any(&ids))
+        .select((report_games::report_id, report_games::game_id))
+        .load::<(i64, i64)>(conn)?
+    {
+        supporting.entry(report).or_default().push(game);
+    }
+    let mut archive_ids: BTreeSet<i64> = rows.iter().filter_map(|r| r.4).collect();
+    archive_ids.extend(supporting.values().flatten().copied());
+    let numbers = game_numbers(conn, &archive_ids.into_iter().collect::<Vec<_>>())?;
+    let mut accuracies: HashMap<i64, f64> = HashMap::new();
+    let mut entries = Vec::with_capacity(rows.len());
+    for (id, source, reporter_id, score, game_id, filed_at) in rows {
+        let score = score.unwrap_or(0.0);
+        let reporter = match (source.as_str(), reporter_id) {
+            (_, Some(player)) => Reporter::Player {
+                player: PlayerId(player),
+            },
+            ("conduct_signal", None) => Reporter::ConductSignal { score },
+            _ => Reporter::ChatAnalysis { score },
+        };
+        let accuracy = match reporter_id {
+            Some(player) => match accuracies.get(&player) {
+                Some(share) => Some(*share),
+                None => {
+                    let share = reporter_accuracy_of(conn, player, policy)?;
+                    accuracies.insert(player, share);
+                    Some(share)
+                }
+            },
+            None => None,
+        };
+        entries.push(CaseEntry {
+            report: ReportId(id),
+            reporter,
+            accused: accused.remove(&id).unwrap_or_default(),
+            game: game_id.and_then(|g| numbers.get(&g).copied()),
+            supporting_games: supporting
+                .remove(&id)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|g| numbers.get(g).copied())
+                .collect(),
+            filed_at: to_utc(filed_at),
+            reporter_accuracy: accuracy,
+        });
+    }
+    Ok(CaseFacts {
+        key: case_key(PlayerId(case.accused_id), parse_enum(&case.reason)?),
+        opened_at: to_utc(case.opened_at),
+        entries,
+        accused_earlier_sanctions: earlier_measures_count(conn, case.accused_id)?,
+    })
+}
+
+/// Recomputes and stores a case's `priority_base` and `entry_count`.
+///
+/// Contract with the queue: `priority_base` is [`case_priority`]'s total (the unrounded sum of
+/// its parts) MINUS its age part, so the stored value does not go stale as the case waits.
+/// The queue adds the age part when it reads:
+/// `priority = priority_base + age_weight * min(age_hours / age_saturation_hours, 1)`,
+/// with `age_hours` counted from `opened_at`. Every write that changes a case's entries, a
+/// reporter's accuracy or the accused's earlier measures calls this in its transaction.
+pub fn refresh_priority(
+    conn: &mut DbConnection,
+    case_id: i64,
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let Some(case) = find(conn, case_id)? else {
+        return Err(DieselError::NotFound);
+    };
+    let facts = case_facts(conn, &case, policy)?;
+    let priority = case_priority(&facts, to_utc(now), policy);
+    let base: f64 = priority
+        .parts
+        .iter()
+        .filter(|part| part.name != "age")
+        .map(|part| part.points)
+        .sum();
+    diesel::update(cases::table.find(case_id))
+        .set((
+            cases::priority_base.eq(base),
+            cases::entry_count.eq(i32::try_from(facts.entries.len()).unwrap_or(i32::MAX)),
+            cases::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The open cases of a player as the accused.
+pub fn open_cases_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<i64>> {
+    cases::table
+        .filter(cases::accused_id.eq(player_id))
+        .filter(cases::status.eq("open"))
+        .select(cases::id)
+        .load(conn)
+}
+
+/// The open cases holding a report by one of these reporters.
+pub fn open_cases_reported_by(
+    conn: &mut DbConnection,
+    reporter_ids: &[i64],
+) -> QueryResult<Vec<i64>> {
+    if reporter_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    case_reports::table
+        .inner_join(reports::table)
+        .inner_join(cases::table)
+        .filter(reports::reporter_id.eq_any(reporter_ids))
+        .filter(cases::status.eq("open"))
+        .select(cases::id)
+        .distinct()
+        .load(conn)
+}
+
+fn player_name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
+    players::table.find(id).select(players::name).first(conn)
+}
+
+/// How a claim ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClaimResult {
+    /// The admin holds the case until `until` (claimed, taken over or renewed).
+    Granted {
+        until: DateTime<Utc>,
+        outcome: ClaimOutcome,
+    },
+    /// Another admin holds it.
+    Held {
+        holder: String,
+        until: DateTime<Utc>,
+    },
+    /// The admin is a party to the case.
+    Party(crate::moderation::Conflict),
+    Decided,
+    NotFound,
+}
+
+/// Claims a case for `admin_id` until `claim.expiry_minutes` from now. Atomic: a conditional
+/// UPDATE (free, expired, or already the caller's) decides, so of simultaneous claimers exactly
+/// one is granted; the others read the winner back.
+pub fn claim(
+    conn: &mut DbConnection,
+    case_id: i64,
+    admin: (i64, &str),
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> QueryResult<ClaimResult> {
+    let (admin_id, admin_name) = admin;
+    // Read first, outside the write: the policy's view of the current claim (for the log),
+    // and the parties (nobody claims a case they are part of).
+    let Some(case) = find(conn, case_id)? else {
+        return Ok(ClaimResult::NotFound);
+    };
+    if !case.is_open() {
+        return Ok(ClaimResult::Decided);
+    }
+    let facts = case_facts(conn, &case, policy)?;
+    if let Err(conflict) = crate::moderation::may_decide(PlayerId(admin_id), &facts.parties()) {
+        return Ok(ClaimResult::Party(conflict));
+    }
+    let current = current_claim(&case);
+    let outcome = claim_status(current.as_ref(), PlayerId(admin_id), to_utc(now), policy);
+    if let ClaimOutcome::Conflict { holder, until } = outcome {
+        return Ok(ClaimResult::Held {
+            holder: player_name(conn, holder.0)?,
+            until,
+        });
+    }
+    let Some(granted) = outcome.claim(PlayerId(admin_id), to_utc(now)) else {
+        return Ok(ClaimResult::Decided);
+    };
+    let until = from_utc(granted.expires_at);
+    conn.transaction(|conn| {
+        let updated = diesel::update(
+            cases::table
+                .filter(cases::id.eq(case_id))
+                .filter(cases::status.eq("open"))
+                .filter(
+                    cases::claimed_by
+                        .is_null()
+                        .or(cases::claimed_until.le(now))
+                        .or(cases::claimed_by.eq(admin_id)),
+                ),
+        )
+        .set((
+            cases::claimed_by.eq(admin_id),
+            cases::claimed_until.eq(until),
+        ))
+        .execute(conn)?;
+        if updated == 0 {
+            return lost_claim(conn, case_id);
+        }
+        let refs = LogRefs {
+            case_id: Some(case_id),
+            ..LogRefs::default()
+        };
+        let actor = LogActor {
+            kind: ActorKind::Admin,
+            name: Some(admin_name),
+        };
+        if let ClaimOutcome::TakeOver {
+            previous,
+            expired_at,
+            ..
+        } = outcome
+        {
+            log_action(
+                conn,
+                now,
+                LogActor::SYSTEM,
+                &AuditAction::ClaimExpired {
+                    case: CaseId(case_id),
+                    admin: previous,
+                    expired_at,
+                },
+                refs,
+            )?;
+        }
+        log_action(
+            conn,
+            now,
+            actor,
+            &AuditAction::CaseClaimed {
+                case: CaseId(case_id),
+                admin: PlayerId(admin_id),
+                until: granted.expires_at,
+            },
+            refs,
+        )?;
+        Ok(ClaimResult::Granted {
+            until: granted.expires_at,
+            outcome,
+        })
+    })
+}
+
+fn current_claim(case: &CaseRow) -> Option<crate::moderation::Claim> {
+    match (case.claimed_by, case.claimed_until) {
+        (Some(admin), Some(until)) => Some(crate::moderation::Claim {
+            admin: PlayerId(admin),
+            claimed_at: to_utc(case.updated_at),
+            expires_at: to_utc(until),
+        }),
+        _ => None,
+    }
+}
+
+/// After a conditional claim update matched nothing: who holds the case now.
+fn lost_claim(conn: &mut DbConnection, case_id: i64) -> QueryResult<ClaimResult> {
+    let Some(case) = find(conn, case_id)? else {
+        return Ok(ClaimResult::NotFound);
+    };
+    if !case.is_open() {
+        return Ok(ClaimResult::Decided);
+    }
+    match (case.claimed_by, case.claimed_until) {
+        (Some(holder), Some(until)) => Ok(ClaimResult::Held {
+            holder: player_name(conn, holder)?,
+            until: to_utc(until),
+        }),
+        _ => Err(DieselError::NotFound),
+    }
+}
+
+/// How a release ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReleaseResult {
+    Released,
+    NotHeld,
+    NotFound,
+}
+
+/// Gives up the admin's running claim on an open case.
+pub fn release(
+    conn: &mut DbConnection,
+    case_id: i64,
+    admin: (i64, &str),
+    now: NaiveDateTime,
+) -> QueryResult<ReleaseResult> {
+    let (admin_id, admin_name) = admin;
+    conn.transaction(|conn| {
+        let updated = diesel::update(
+            cases::table
+                .filter(cases::id.eq(case_id))
+                .filter(cases::status.eq("open"))
+                .filter(cases::claimed_by.eq(admin_id))
+                .filter(cases::claimed_until.gt(now)),
+        )
+        .set((
+            cases::claimed_by.eq(None::<i64>),
+            cases::claimed_until.eq(None::<NaiveDateTime>),
+        ))
+        .execute(conn)?;
+        if updated == 0 {
+            return Ok(if find(conn, case_id)?.is_some() {
+                ReleaseResult::NotHeld
+            } else {
+                ReleaseResult::NotFound
+            });
+        }
+        log_action(
+            conn,
+            now,
+            LogActor {
+                kind: ActorKind::Admin,
+                name: Some(admin_name),
+            },
+            &AuditAction::ClaimReleased {
+                case: CaseId(case_id),
+                admin: PlayerId(admin_id),
+            },
+            LogRefs {
+                case_id: Some(case_id),
+                ..LogRefs::default()
+            },
+        )?;
+        Ok(ReleaseResult::Released)
+    })
+}
+
+/// A reporter's decided reports within the timeout window, and their earlier timeouts.
+pub fn reporter_history(
+    conn: &mut DbConnection,
+    reporter_id: i64,
+    since: NaiveDateTime,
+) -> QueryResult<(Vec<DecidedReport>, Vec<ReportTimeout>)> {
+    let decided: Vec<(Option<NaiveDateTime>, Option<String>)> = reports::table
+        .filter(reports::reporter_id.eq(reporter_id))
+        .filter(reports::decided_at.gt(since))
+        .select((reports::decided_at, reports::outcome))
+        .load(conn)?;
+    let mut history = Vec::with_capacity(decided.len());
+    for (at, outcome) in decided {
+        if let (Some(at), Some(outcome)) = (at, outcome) {
+            history.push(DecidedReport {
+                decided_at: to_utc(at),
+                outcome: parse_enum(&outcome)?,
+            });
+        }
+    }
+    let timeouts = report_timeouts::table
+        .filter(report_timeouts::player_id.eq(reporter_id))
+        .select((
+            report_timeouts::starts_at,
+            report_timeouts::ends_at,
+            report_timeouts::step,
+        ))
+        .load::<(NaiveDateTime, NaiveDateTime, i32)>(conn)?
+        .into_iter()
+        .map(|(starts, ends, step)| ReportTimeout {
+            starts_at: to_utc(starts),
+            until: to_utc(ends),
+            level: u32::try_from(step).unwrap_or(1),
+        })
+        .collect();
+    Ok((history, timeouts))
+}
+
+/// An admin's decision on a case, as the route read it.
+#[derive(Debug, Clone)]
+pub struct DecisionInput {
+    pub admin_id: i64,
+    pub admin_name: String,
+    pub action: DecisionAction,
+    pub ground: Option<Ground>,
+    pub note: Option<String>,
+    /// Further games (site numbers) the admin cites.
+    pub evidence_games: Vec<i64>,
+}
+
+/// Why a decision was not carried out.
+#[derive(Debug)]
+pub enum DecideError {
+    NotFound,
+    AlreadyDecided,
+    /// The admin does not hold a running claim; `holder` is whoever does.
+    NotClaimed {
+        holder: Option<(String, DateTime<Utc>)>,
+    },
+    UnknownEvidenceGame(i64),
+    EvidenceGameWithoutAccused(i64),
+    Invalid(Vec<DecisionProblem>),
+    Db(DieselError),
+}
+
+impl From<DieselError> for DecideError {
+    fn from(err: DieselError) -> Self {
+        DecideError::Db(err)
+    }
+}
+
+/// What a decision did.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub decision_id: i64,
+    pub case_id: i64,
+    pub accused: String,
+    pub reason: ReportReason,
+    pub kind: DecisionKind,
+    pub ground: Option<Ground>,
+    pub evidence_games: Vec<GameNumber>,
+    pub report_outcome: ReportOutcome,
+    pub sanction: Option<SanctionRow>,
+    /// Report timeouts the decision earned reporters, by reporter name.
+    pub report_timeouts: Vec<(String, ReportTimeout)>,
+    /// The ladder's next step for the accused, counting this decision.
+    pub next_step: LadderStep,
+    pub decided_at: NaiveDateTime,
+}
+
+/// How a report's outcome ranks when it is decided in several cases (one per accused): the
+/// most favourable to the reporter stands, so one upheld case makes the report upheld.
+fn outcome_rank(outcome: ReportOutcome) -> u8 {
+    match outcome {
+        ReportOutcome::DismissedUnjustified => 0,
+        ReportOutcome::DismissedNotActionable => 1,
+        ReportOutcome::Upheld => 2,
+    }
+}
+
+/// Decides a case in ONE transaction: the decision row, the sanction, the case closed, every
+/// entry's report outcome, report timeouts for reporters the decision takes over the
+/// threshold, the priority of the affected open cases, and the log lines. Only the admin
+/// holding a running claim may decide.
+pub fn decide(
+    conn: &mut DbConnection,
+    case_id: i64,
+    input: &DecisionInput,
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> Result<Decided, DecideError> {
+    conn.transaction(|conn| decide_in(conn, case_id, input, policy, now))
+}
+
+fn decide_in(
+    conn: &mut DbConnection,
+    case_id: i64,
+    input: &DecisionInput,
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> Result<Decided, DecideError> {
+    // Write first: locks the case row (PostgreSQL) or the database (SQLite) before reading,
+    // and checks status and claim in the same statement.
+    let held = diesel::update(
+        cases::table
+            .filter(cases::id.eq(case_id))
+            .filter(cases::status.eq("open"))
+            .filter(cases::claimed_by.eq(input.admin_id))
+            .filter(cases::claimed_until.gt(now)),
+    )
+    .set(cases::updated_at.eq(now))
+    .execute(conn)?;
+    let case = find(conn, case_id)?.ok_or(DecideError::NotFound)?;
+    if held == 0 {
+        if !case.is_open() {
+            return Err(DecideError::AlreadyDecided);
+        }
+        let holder = match (case.claimed_by, case.claimed_until) {
+            (Some(holder), Some(until)) if until > now => {
+                Some((player_name(conn, holder)?, to_utc(until)))
+            }
+            _ => None,
+        };
+        return Err(DecideError::NotClaimed { holder });
+    }
+    let accused = player_name(conn, case.accused_id)?;
+    let facts = case_facts(conn, &case, policy)?;
+
+    let mut evidence = Vec::with_capacity(input.evidence_games.len());
+    for number in &input.evidence_games {
+        let game: Option<i64> = games::table
+            .filter(games::site_game_id.eq(number.to_string()))
+            .select(games::id)
+            .first(conn)
+            .optional()?;
+        let Some(game) = game else {
+            return Err(DecideError::UnknownEvidenceGame(*number));
+        };
+        let seated: bool = diesel::select(diesel::dsl::exists(
+            game_seats::table
+                .filter(game_seats::game_id.eq(game))
+                .filter(game_seats::player.eq(&accused)),
+        ))
+        .get_result(conn)?;
+        if !seated {
+            return Err(DecideError::EvidenceGameWithoutAccused(*number));
+        }
+        evidence.push(GameNumber(*number));
+    }
+    let decision = Decision {
+        admin: PlayerId(input.admin_id),
+        action: input.action,
+        ground: input.ground,
+        note: input.note.clone(),
+        evidence_games: evidence,
+    };
+    let valid = validate_decision(&decision, &facts, policy).map_err(DecideError::Invalid)?;
+    let at = to_utc(now);
+    let note = valid.note.clone().unwrap_or_default();
+
+    let sanction = match valid.new_sanction(SanctionId(0), at) {
+        Some(new) => {
+            let id = super::sanctions::insert(conn, &new, Some(case_id), input.admin_id, &note)?;
+            super::sanctions::find(conn, id)?
+        }
+        None => None,
+    };
+    let decision_id = insert_returning_id!(
+        conn,
+        decisions::table,
+        (
+            decisions::case_id.eq(case_id),
+            decisions::admin_id.eq(input.admin_id),
+            decisions::kind.eq(enum_name(&valid.kind)),
+            decisions::ground.eq(valid.ground.map(|g| enum_name(&g))),
+            decisions::note.eq(valid.note.as_deref()),
+            decisions::sanction_id.eq(sanction.as_ref().map(|s| s.id)),
+            decisions::decided_at.eq(now),
+        ),
+        decisions::id
+    )?;
+    diesel::update(cases::table.find(case_id))
+        .set((
+            cases::status.eq("decided"),
+            cases::decided_at.eq(now),
+            cases::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+
+    // Every entry's report: outcome and decision time.
+    let entries: Vec<(i64, Option<String>, Option<NaiveDateTime>)> = case_reports::table
+        .inner_join(reports::table)
+        .filter(case_reports::case_id.eq(case_id))
+        .select((reports::id, reports::outcome, reports::decided_at))
+        .load(conn)?;
+    for (report_id, current, decided_at) in entries {
+        let current: Option<ReportOutcome> = current.as_deref().map(parse_enum).transpose()?;
+        let outcome = match current {
+            Some(old) if outcome_rank(old) >= outcome_rank(valid.report_outcome) => old,
+            _ => valid.report_outcome,
+        };
+        diesel::update(reports::table.find(report_id))
+            .set((
+                reports::outcome.eq(enum_name(&outcome)),
+                // A report linked to several cases is decided when its first case is.
+                reports::decided_at.eq(decided_at.unwrap_or(now)),
+                reports::updated_at.eq(now),
+            ))
+            .execute(conn)?;
+    }
+
+    let admin_actor = LogActor {
+        kind: ActorKind::Admin,
+        name: Some(&input.admin_name),
+    };
+    log_action(
+        conn,
+        now,
+        admin_actor,
+        &AuditAction::Decision {
+            case: CaseId(case_id),
+            admin: PlayerId(input.admin_id),
+            kind: valid.kind,
+            ground: valid.ground,
+            evidence_games: valid.evidence_games.clone(),
+        },
+        LogRefs {
+            subject: Some(&accused),
+            case_id: Some(case_id),
+            sanction_id: sanction.as_ref().map(|s| s.id),
+            why: valid.note.as_deref(),
+            ..LogRefs::default()
+        },
+    )?;
+    if let Some(row) = &sanction {
+        let policy_view = row.to_policy()?;
+        log_action(
+            conn,
+            now,
+            admin_actor,
+            &AuditAction::SanctionCreated {
+                sanction: SanctionId(row.id),
+                case: Some(CaseId(case_id)),
+                player: PlayerId(case.accused_id),
+                kind: policy_view.kind,
+                duration: policy_view.duration,
+                ends_at: policy_view.effective_end(),
+            },
+            LogRefs {
+                subject: Some(&accused),
+                case_id: Some(case_id),
+                sanction_id: Some(row.id),
+                why: valid.note.as_deref(),
+                ..LogRefs::default()
+            },
+        )?;
+    }
+
+    // Reporters: an unjustified dismissal may earn a report timeout.
+    let reporters: Vec<i64> = facts.parties().reporters.iter().map(|p| p.0).collect();
+    let mut timeouts = Vec::new();
+    if valid.report_outcome == ReportOutcome::DismissedUnjustified {
+        let window = chrono::TimeDelta::try_days(i64::from(policy.report_timeout.window_days))
+            .unwrap_or(chrono::TimeDelta::MAX);
+        let since = from_utc(
+            at.checked_sub_signed(window)
+                .unwrap_or(DateTime::<Utc>::MIN_UTC),
+        );
+        for reporter in &reporters {
+            let (history, earlier) = reporter_history(conn, *reporter, since)?;
+            if let Some(timeout) = report_timeout_after_decision(&history, &earlier, at, policy) {
+                diesel::insert_into(report_timeouts::table)
+                    .values((
+                        report_timeouts::player_id.eq(reporter),
+                        report_timeouts::step.eq(i32::try_from(timeout.level).unwrap_or(i32::MAX)),
+                        report_timeouts::starts_at.eq(from_utc(timeout.starts_at)),
+                        report_timeouts::ends_at.eq(from_utc(timeout.until)),
+                        report_timeouts::case_id.eq(case_id),
+                    ))
+                    .execute(conn)?;
+                let name = player_name(conn, *reporter)?;
+                log_action(
+                    conn,
+                    now,
+                    LogActor::SYSTEM,
+                    &AuditAction::report_timeout(PlayerId(*reporter), &timeout),
+                    LogRefs {
+                        subject: Some(&name),
+                        case_id: Some(case_id),
+                        why: Some("too many unjustified reports"),
+                        ..LogRefs::default()
+                    },
+                )?;
+                timeouts.push((name, timeout));
+            }
+        }
+    }
+
+    // The accused's history and the reporters' accuracy changed: re-rank their open cases.
+    let mut affected: BTreeSet<i64> = open_cases_of(conn, case.accused_id)?.into_iter().collect();
+    affected.extend(open_cases_reported_by(conn, &reporters)?);
+    for other in affected {
+        refresh_priority(conn, other, policy, now)?;
+    }
+
+    let measures = super::sanctions::prior_measures(conn, case.accused_id)?;
+    let next_step = suggest_next_sanction(&measures, facts.key.reason, at, policy);
+    Ok(Decided {
+        decision_id,
+        case_id,
+        accused,
+        reason: facts.key.reason,
+        kind: valid.kind,
+        ground: valid.ground,
+        evidence_games: valid.evidence_games,
+        report_outcome: valid.report_outcome,
+        sanction,
+        report_timeouts: timeouts,
+        next_step,
+        decided_at: now,
+    })
+}

@@ -1,0 +1,203 @@
+//! Sanctions (`sanctions`), report timeouts (`report_timeouts`) and a player's standing.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::connection::DbConnection;
+use super::schema::{cases, decisions, players, report_timeouts, sanctions};
+use super::{enum_name, parse_enum, to_utc};
+use crate::moderation::{
+    standing, PlayerId, PriorMeasure, ReportReason, ReportTimeout, Sanction, SanctionDuration,
+    SanctionId, Standing,
+};
+
+/// A stored sanction.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = sanctions)]
+pub struct SanctionRow {
+    pub id: i64,
+    pub player_id: i64,
+    pub case_id: Option<i64>,
+    pub kind: String,
+    pub reason: String,
+    pub ground: String,
+    pub starts_at: NaiveDateTime,
+    pub ends_at: Option<NaiveDateTime>,
+    pub lifted_at: Option<NaiveDateTime>,
+    pub reduced_until: Option<NaiveDateTime>,
+    pub issued_by: i64,
+    pub note: String,
+}
+
+impl SanctionRow {
+    /// The policy's view of the row.
+    pub fn to_policy(&self) -> QueryResult<Sanction> {
+        let duration = duration_of(self.starts_at, self.ends_at);
+        Ok(Sanction {
+            id: SanctionId(self.id),
+            player: PlayerId(self.player_id),
+            kind: parse_enum(&self.kind)?,
+            reason: parse_enum(&self.reason)?,
+            ground: parse_enum(&self.ground)?,
+            starts_at: to_utc(self.starts_at),
+            duration,
+            lifted_at: self.lifted_at.map(to_utc),
+            reduced_until: self.reduced_until.map(to_utc),
+        })
+    }
+}
+
+/// Stored ends are the start plus whole minutes (decisions give minutes), so this is exact.
+fn duration_of(starts: NaiveDateTime, ends: Option<NaiveDateTime>) -> SanctionDuration {
+    match ends {
+        None => SanctionDuration::Permanent,
+        Some(end) => SanctionDuration::Temporary {
+            minutes: u32::try_from((end - starts).num_minutes().max(0)).unwrap_or(u32::MAX),
+        },
+    }
+}
+
+pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<SanctionRow>> {
+    sanctions::table
+        .find(id)
+        .select(SanctionRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Stores a sanction the policy produced; returns its id. Runs inside the caller's transaction.
+pub fn insert(
+    conn: &mut DbConnection,
+    sanction: &Sanction,
+    case_id: Option<i64>,
+    issued_by: i64,
+    note: &str,
+) -> QueryResult<i64> {
+    let starts_at = super::from_utc(sanction.starts_at);
+    let ends_at = sanction
+        .duration
+        .end_from(sanction.starts_at)
+        .map(super::from_utc);
+    insert_returning_id!(
+        conn,
+        sanctions::table,
+        (
+            sanctions::player_id.eq(sanction.player.0),
+            sanctions::case_id.eq(case_id),
+            sanctions::kind.eq(enum_name(&sanction.kind)),
+            sanctions::reason.eq(enum_name(&sanction.reason)),
+            sanctions::ground.eq(enum_name(&sanction.ground)),
+            sanctions::starts_at.eq(starts_at),
+            sanctions::ends_at.eq(ends_at),
+            sanctions::issued_by.eq(issued_by),
+            sanctions::note.eq(note),
+        ),
+        sanctions::id
+    )
+}
+
+/// The player's earlier measures for the sanction ladder: sanctions (lifted ones included, the
+/// ladder skips them) and warnings.
+pub fn prior_measures(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<PriorMeasure>> {
+    let mut measures = Vec::new();
+    for row in sanctions::table
+        .filter(sanctions::player_id.eq(player_id))
+        .select(SanctionRow::as_select())
+        .load(conn)?
+    {
+        measures.push(PriorMeasure::from(&row.to_policy()?));
+    }
+    let warnings: Vec<(String, NaiveDateTime)> = decisions::table
+        .inner_join(cases::table)
+        .filter(cases::accused_id.eq(player_id))
+        .filter(decisions::kind.eq("warn"))
+        .select((cases::reason, decisions::decided_at))
+        .load(conn)?;
+    for (reason, at) in warnings {
+        let reason: ReportReason = parse_enum(&reason)?;
+        measures.push(PriorMeasure::warning(reason, to_utc(at)));
+    }
+    Ok(measures)
+}
+
+/// A player's standing at `now`, by name: two indexed queries (sanctions that may still
+/// matter, report timeouts not yet over). A name moderation never saw has no rows and may do
+/// everything.
+pub fn standing_of(
+    conn: &mut DbConnection,
+    name: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Standing> {
+    type Row = (
+        i64,
+        i64,
+        String,
+        NaiveDateTime,
+        Option<NaiveDateTime>,
+        Option<NaiveDateTime>,
+        Option<NaiveDateTime>,
+    );
+    // Sanctions that ended (by their planned end) before now can no longer block anything;
+    // reductions only shorten, lifts only end earlier.
+    let rows: Vec<Row> = sanctions::table
+        .inner_join(players::table.on(players::id.eq(sanctions::player_id)))
+        .filter(players::name.eq(name))
+        .filter(sanctions::lifted_at.is_null())
+        .filter(sanctions::ends_at.is_null().or(sanctions::ends_at.gt(now)))
+        .select((
+            sanctions::id,
+            sanctions::player_id,
+            sanctions::kind,
+            sanctions::starts_at,
+            sanctions::ends_at,
+            sanctions::lifted_at,
+            sanctions::reduced_until,
+        ))
+        .load(conn)?;
+    let timeouts: Vec<(i64, NaiveDateTime, NaiveDateTime, i32)> = report_timeouts::table
+        .inner_join(players::table.on(players::id.eq(report_timeouts::player_id)))
+        .filter(players::name.eq(name))
+        .filter(report_timeouts::ends_at.gt(now))
+        .select((
+            report_timeouts::player_id,
+            report_timeouts::starts_at,
+            report_timeouts::ends_at,
+            report_timeouts::step,
+        ))
+        .load(conn)?;
+    let player = rows
+        .first()
+        .map(|r| r.1)
+        .or_else(|| timeouts.first().map(|t| t.0))
+        .unwrap_or(0);
+    let mut sanctions = Vec::with_capacity(rows.len());
+    for (id, player_id, kind, starts, ends, lifted, reduced) in rows {
+        let starts_at = to_utc(starts);
+        sanctions.push(Sanction {
+            id: SanctionId(id),
+            player: PlayerId(player_id),
+            kind: parse_enum(&kind)?,
+            // Standing reads only kind and times.
+            reason: ReportReason::Other,
+            ground: crate::moderation::Ground::Other,
+            starts_at,
+            duration: duration_of(starts, ends),
+            lifted_at: lifted.map(to_utc),
+            reduced_until: reduced.map(to_utc),
+        });
+    }
+    let timeouts: Vec<ReportTimeout> = timeouts
+        .into_iter()
+        .map(|(_, starts, ends, step)| ReportTimeout {
+            starts_at: to_utc(starts),
+            until: to_utc(ends),
+            level: u32::try_from(step).unwrap_or(1),
+        })
+        .collect();
+    Ok(standing(
+        PlayerId(player),
+        &sanctions,
+        &timeouts,
+        to_utc(now),
+    ))
+}
