@@ -17,4 +17,5 @@ mod operations;
 mod queue;
 mod queue_fixtures;
 mod role_matrix;
+mod seed_story;
 mod support;

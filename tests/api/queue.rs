@@ -316,6 +316,33 @@ async fn a_case_comes_with_its_evidence_gathered() {
         .iter()
         .find(|r| r.player == "Spaksi")
         .expect("an automatic report on the insult");
+    // The ingest already filed the automatic report into a case of its own; this test builds
+    // the case by hand, so that queue entry is removed first.
+    {
+        use arbiter::store::schema::{case_reports, cases, reports};
+        use diesel::prelude::*;
+        let mut conn = app.state.pool.get().expect("connection");
+        let filed: Vec<i64> = reports::table
+            .filter(reports::automatic_report_id.eq(raised.id))
+            .select(reports::id)
+            .load(&mut *conn)
+            .expect("filed automatic report");
+        assert_eq!(filed.len(), 1, "the ingest files the automatic report once");
+        let case_ids: Vec<i64> = case_reports::table
+            .filter(case_reports::report_id.eq_any(&filed))
+            .select(case_reports::case_id)
+            .load(&mut *conn)
+            .expect("its case");
+        diesel::delete(case_reports::table.filter(case_reports::case_id.eq_any(&case_ids)))
+            .execute(&mut *conn)
+            .expect("remove entries");
+        diesel::delete(cases::table.filter(cases::id.eq_any(&case_ids)))
+            .execute(&mut *conn)
+            .expect("remove case");
+        diesel::delete(reports::table.filter(reports::id.eq_any(&filed)))
+            .execute(&mut *conn)
+            .expect("remove report");
+    }
 
     let fx = Fixtures::new(&app);
     let spaksi = fx.player("Spaksi");
