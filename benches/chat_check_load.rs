@@ -11,14 +11,15 @@
 //! server token. Lines are a mix of clean, offensive and FFA lines; a second, smaller run
 //! sends each line with the first 60 plies of a real game (PGN4) as context.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use actix_web::{web, HttpServer};
+use actix_web::web;
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::{build_app, AppState};
+use arbiter::api::AppState;
 use arbiter::config::Settings;
 use arbiter::store::{self, migrations};
 
@@ -111,26 +112,7 @@ fn start_in_process() -> Result<(SocketAddr, String, tempfile::TempDir), String>
         "chat_check_load: app state (chat analyser included) built in {:.0} ms",
         built.elapsed().as_secs_f64() * 1e3
     );
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let system = actix_web::rt::System::new();
-        let result = system.block_on(async move {
-            let server = HttpServer::new(move || build_app(state.clone(), |_| {}))
-                .workers(2)
-                .bind(("127.0.0.1", 0))?;
-            let addr = server.addrs().first().copied();
-            let running = server.run();
-            let _ = tx.send(addr);
-            running.await
-        });
-        if let Err(e) = result {
-            eprintln!("chat_check_load: server: {e}");
-        }
-    });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .map_err(|e| format!("server did not start: {e}"))?
-        .ok_or("server bound no address")?;
+    let addr = common::serve_in_background(state, "chat_check_load")?;
     Ok((addr, token, dir))
 }
 

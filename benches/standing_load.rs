@@ -13,14 +13,15 @@
 //! fresh server token; with `ARBITER_BENCH_DATABASE_URL=postgres://...` (an empty database) the
 //! same run follows on PostgreSQL. Answers other than 200 are counted and printed as errors.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use actix_web::{web, HttpServer};
+use actix_web::web;
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::{build_app, AppState};
+use arbiter::api::AppState;
 use arbiter::config::Settings;
 use arbiter::store::schema::{players, report_timeouts, sanctions};
 use arbiter::store::{self, migrations, DbConnection};
@@ -198,26 +199,7 @@ fn start(database_url: String) -> Result<(SocketAddr, String, String), String> {
         (token, chat_banned)
     };
     let state = web::Data::new(AppState::new(settings, pool).map_err(|e| e.to_string())?);
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let system = actix_web::rt::System::new();
-        let result = system.block_on(async move {
-            let server = HttpServer::new(move || build_app(state.clone(), |_| {}))
-                .workers(2)
-                .bind(("127.0.0.1", 0))?;
-            let addr = server.addrs().first().copied();
-            let running = server.run();
-            let _ = tx.send(addr);
-            running.await
-        });
-        if let Err(e) = result {
-            eprintln!("standing_load: server: {e}");
-        }
-    });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .map_err(|e| format!("server did not start: {e}"))?
-        .ok_or("server bound no address")?;
+    let addr = common::serve_in_background(state, "standing_load")?;
     Ok((addr, token, chat_banned))
 }
 

@@ -1,4 +1,5 @@
-//! Shared by the archive benches: the real games, replicated under fresh game numbers.
+//! Shared by the benches: the real games replicated under fresh game numbers, and the real
+//! server started in the background for the load commands.
 
 #![allow(dead_code)]
 
@@ -63,4 +64,32 @@ pub fn replicated(games: &[String], i: usize) -> (u64, String) {
     let base = &games[i % games.len()];
     let number = fresh_number(base, i);
     (number, renumber(base, number))
+}
+
+/// Starts the real HTTP app on an ephemeral local port in a background thread (two workers)
+/// and returns its address once it is listening.
+pub fn serve_in_background(
+    state: actix_web::web::Data<arbiter::api::AppState>,
+    label: &'static str,
+) -> Result<std::net::SocketAddr, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let system = actix_web::rt::System::new();
+        let result = system.block_on(async move {
+            let server =
+                actix_web::HttpServer::new(move || arbiter::api::build_app(state.clone(), |_| {}))
+                    .workers(2)
+                    .bind(("127.0.0.1", 0))?;
+            let addr = server.addrs().first().copied();
+            let running = server.run();
+            let _ = tx.send(addr);
+            running.await
+        });
+        if let Err(e) = result {
+            eprintln!("{label}: server: {e}");
+        }
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(30))
+        .map_err(|e| format!("server did not start: {e}"))?
+        .ok_or_else(|| "server bound no address".to_string())
 }
