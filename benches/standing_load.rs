@@ -1,12 +1,13 @@
 //! Load on a player's standing, `GET /api/v1/players/{name}/standing`, the read every game
 //! server makes before letting a player chat, play or report. Seeds 10,000 players, 2,000 of
 //! them with sanctions (active, expired and lifted chat, play and club bans) and 500 with
-//! report timeouts, then asks for random names (sanctioned, clean and unknown) from several
-//! keep-alive connections for a fixed time; prints requests/s and latency percentiles.
+//! report timeouts, then asks for random names (sanctioned, clean and unknown) from 8
+//! keep-alive connections (driven from one client thread) for a fixed time; prints requests/s
+//! and latency percentiles.
 //!
 //! ```sh
 //! cargo bench --bench standing_load
-//! ARBITER_BENCH_SECONDS=20 ARBITER_BENCH_CONNECTIONS=8 cargo bench --bench standing_load
+//! ARBITER_BENCH_SECONDS=20 ARBITER_BENCH_CONNECTIONS=16 cargo bench --bench standing_load
 //! ```
 //!
 //! The app runs in-process on an ephemeral port (two workers) on a temporary SQLite file with a
@@ -15,9 +16,11 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::{Duration, Instant};
+use common::load;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::web;
 use arbiter::api::auth::tokens::{self, TokenRole};
@@ -52,7 +55,7 @@ fn options() -> Options {
     };
     Options {
         seconds: var("ARBITER_BENCH_SECONDS", 10).max(1),
-        connections: var("ARBITER_BENCH_CONNECTIONS", 4).max(1) as usize,
+        connections: var("ARBITER_BENCH_CONNECTIONS", 8).max(1) as usize,
     }
 }
 
@@ -203,107 +206,13 @@ fn start(database_url: String) -> Result<(SocketAddr, String, String), String> {
     Ok((addr, token, chat_banned))
 }
 
-/// One keep-alive connection, reused across requests.
-struct Client {
-    addr: SocketAddr,
-    writer: TcpStream,
-    reader: BufReader<TcpStream>,
-    line: String,
-    body: Vec<u8>,
-}
-
-impl Client {
-    fn connect(addr: SocketAddr) -> Result<Client, String> {
-        let stream = TcpStream::connect(addr).map_err(|e| e.to_string())?;
-        stream.set_nodelay(true).map_err(|e| e.to_string())?;
-        let writer = stream.try_clone().map_err(|e| e.to_string())?;
-        Ok(Client {
-            addr,
-            writer,
-            reader: BufReader::new(stream),
-            line: String::new(),
-            body: Vec::new(),
-        })
-    }
-
-    /// Sends one standing request; returns the status line (the body is left in `self.body`).
-    fn standing(&mut self, token: &str, name: &str) -> Result<String, String> {
-        let request = format!(
-            "GET /api/v1/players/{name}/standing HTTP/1.1\r\nHost: {}\r\n\
-             Authorization: Bearer {token}\r\n\r\n",
-            self.addr
-        );
-        self.writer
-            .write_all(request.as_bytes())
-            .map_err(|e| e.to_string())?;
-        self.line.clear();
-        self.reader
-            .read_line(&mut self.line)
-            .map_err(|e| e.to_string())?;
-        let status = self.line.trim_end().to_string();
-        let mut length = 0usize;
-        loop {
-            self.line.clear();
-            self.reader
-                .read_line(&mut self.line)
-                .map_err(|e| e.to_string())?;
-            let header = self.line.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().map_err(|_| "bad content-length")?;
-                }
-            }
-        }
-        self.body.resize(length, 0);
-        self.reader
-            .read_exact(&mut self.body)
-            .map_err(|e| e.to_string())?;
-        Ok(status)
-    }
-}
-
-struct Tally {
-    latencies: Vec<Duration>,
-    errors: usize,
-    /// The first few answers that were not 200.
-    samples: Vec<String>,
-}
-
-/// Requests names from `offset` on, round the list, until `until`.
-fn drive(
-    addr: SocketAddr,
-    token: &str,
-    names: &[String],
-    offset: usize,
-    until: Instant,
-) -> Result<Tally, String> {
-    let mut client = Client::connect(addr)?;
-    let mut tally = Tally {
-        latencies: Vec::with_capacity(1 << 16),
-        errors: 0,
-        samples: Vec::new(),
-    };
-    let mut i = offset;
-    while Instant::now() < until {
-        let name = &names[i % names.len()];
-        i += 1;
-        let start = Instant::now();
-        let status = client.standing(token, name)?;
-        tally.latencies.push(start.elapsed());
-        if !status.starts_with("HTTP/1.1 200") {
-            tally.errors += 1;
-            if tally.samples.len() < 3 {
-                tally.samples.push(format!(
-                    "{name}: {status} {}",
-                    String::from_utf8_lossy(&client.body)
-                ));
-            }
-        }
-    }
-    Ok(tally)
+/// A standing request for `name` with the server token.
+fn standing_request(addr: SocketAddr, token: &str, name: &str) -> Vec<u8> {
+    format!(
+        "GET /api/v1/players/{name}/standing HTTP/1.1\r\nHost: {addr}\r\n\
+         Authorization: Bearer {token}\r\n\r\n"
+    )
+    .into_bytes()
 }
 
 /// Random names: 40% sanctioned or timed out, 40% clean, 20% never seen.
@@ -320,61 +229,59 @@ fn request_names() -> Vec<String> {
     names
 }
 
+/// Connection `c` walks the name list from its own offset.
+fn drive(
+    addr: SocketAddr,
+    token: &str,
+    names: &[String],
+    connections: usize,
+    duration: Duration,
+) -> Result<load::Tally, String> {
+    let requests: Arc<Vec<Vec<u8>>> = Arc::new(
+        names
+            .iter()
+            .map(|name| standing_request(addr, token, name))
+            .collect(),
+    );
+    load::run(addr, connections, duration, 200, move |c, k| {
+        requests[(c * 997 + k) % requests.len()].clone()
+    })
+}
+
 fn run(label: &str, database_url: String, o: &Options) -> Result<(), String> {
     let (addr, token, chat_banned) = start(database_url)?;
     // The answer itself, once: a chat ban in force shows.
-    let mut check = Client::connect(addr)?;
-    let status = check.standing(&token, &chat_banned)?;
-    let body = String::from_utf8_lossy(&check.body).to_string();
-    if !status.starts_with("HTTP/1.1 200") || !body.contains("\"may_chat\":false") {
+    let answer = load::once(addr, &standing_request(addr, &token, &chat_banned))?;
+    let body = String::from_utf8_lossy(&answer.body).to_string();
+    if answer.status != 200 || !body.contains("\"may_chat\":false") {
         return Err(format!(
-            "{chat_banned}: expected a chat ban: {status} {body}"
+            "{chat_banned}: expected a chat ban: {} {body}",
+            answer.status
         ));
     }
     let names = request_names();
     // Warm-up: connections, statement caches, pages.
-    let warm = drive(
-        addr,
-        &token,
-        &names,
-        0,
-        Instant::now() + Duration::from_secs(1),
-    )?;
+    let warm = drive(addr, &token, &names, o.connections, Duration::from_secs(1))?;
     if warm.errors > 0 {
         return Err(format!("warm-up answers not 200: {:?}", warm.samples));
     }
-    let started = Instant::now();
-    let until = started + Duration::from_secs(o.seconds);
-    let handles: Vec<_> = (0..o.connections)
-        .map(|c| {
-            let token = token.clone();
-            let names = names.clone();
-            std::thread::spawn(move || drive(addr, &token, &names, c * 997, until))
-        })
-        .collect();
-    let mut all = Vec::new();
-    let mut errors = 0;
-    let mut samples = Vec::new();
-    for handle in handles {
-        let tally = handle.join().map_err(|_| "client thread panicked")??;
-        all.extend(tally.latencies);
-        errors += tally.errors;
-        samples.extend(tally.samples);
-    }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort_unstable();
-    let at = |q: f64| {
-        let i = ((all.len() as f64 * q).ceil() as usize).clamp(1, all.len()) - 1;
-        all[i].as_secs_f64() * 1e3
-    };
-    println!(
-        "standing_load [{label}]: {} requests in {elapsed:.1} s over {} connections, \
-         {errors} not 200; max {:.3} ms",
-        all.len(),
+    let tally = drive(
+        addr,
+        &token,
+        &names,
         o.connections,
-        at(1.0)
+        Duration::from_secs(o.seconds),
+    )?;
+    println!(
+        "standing_load [{label}]: {} requests in {:.1} s over {} connections, \
+         {} not 200; max {:.3} ms",
+        tally.requests(),
+        tally.elapsed.as_secs_f64(),
+        o.connections,
+        tally.errors,
+        tally.quantile_ms(1.0)
     );
-    for sample in &samples {
+    for sample in &tally.samples {
         println!("standing_load [{label}]: not 200: {sample}");
     }
     println!(
@@ -384,12 +291,12 @@ fn run(label: &str, database_url: String, o: &Options) -> Result<(), String> {
         } else {
             format!(" ({label})")
         },
-        all.len() as f64 / elapsed,
-        at(0.50),
-        at(0.99)
+        tally.per_second(),
+        tally.quantile_ms(0.50),
+        tally.quantile_ms(0.99)
     );
-    if errors > 0 {
-        return Err(format!("{errors} answers were not 200"));
+    if tally.errors > 0 {
+        return Err(format!("{} answers were not 200", tally.errors));
     }
     Ok(())
 }

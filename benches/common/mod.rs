@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod load;
+
 use std::path::Path;
 
 pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");

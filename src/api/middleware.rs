@@ -56,16 +56,12 @@ pub async fn observe(
         m @ ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS") => m.to_string(),
         _ => "OTHER".to_string(),
     };
-    // The pattern, not the path: bounded label values and no ids in metrics.
-    let route = req
-        .match_pattern()
-        .unwrap_or_else(|| "unmatched".to_string());
     let state = req.app_data::<web::Data<AppState>>().cloned();
     let span = tracing::info_span!(
         "request",
         request_id = %request_id.0,
         method = %method,
-        route = %route,
+        route = tracing::field::Empty,
         caller = tracing::field::Empty,
     );
     // The request cannot be kept (routing needs sole ownership of it), so failures below are
@@ -74,6 +70,17 @@ pub async fn observe(
         .catch_unwind()
         .instrument(span.clone())
         .await;
+    // The pattern, not the path: bounded label values and no ids in metrics. Read after
+    // routing, which remembers the matched resource; asked before, actix walks every route's
+    // pattern again. A request that never reached a response has no pattern to report.
+    let route = match &outcome {
+        Ok(Ok(response)) => response
+            .request()
+            .match_pattern()
+            .unwrap_or_else(|| "unmatched".to_string()),
+        _ => "unknown".to_string(),
+    };
+    span.record("route", route.as_str());
     let result = match outcome {
         Ok(Ok(response)) => Ok(response.map_into_boxed_body()),
         Ok(Err(err)) => Err(err.error_response()),

@@ -11,12 +11,14 @@ use crate::chat::{Analyzer, AnalyzerError};
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::moderation::ModerationPolicy;
-use crate::store::{DbConnection, DbPool};
+use crate::store::{Backend, DatabaseTarget, DbConnection, DbPool};
 
 #[derive(Clone)]
 pub struct AppState {
     pub settings: Arc<Settings>,
     pub pool: DbPool,
+    /// The pool's backend, from the database URL.
+    pub backend: Backend,
     pub metrics: Arc<Metrics>,
     /// None when `auth.player_token_secret` is empty: player tokens are then refused.
     pub player_tokens: Option<Arc<PlayerTokenVerifier>>,
@@ -37,6 +39,8 @@ pub enum StateError {
     Chat(#[from] AnalyzerError),
     #[error("{0}")]
     Moderation(String),
+    #[error("{0}")]
+    Database(String),
 }
 
 impl AppState {
@@ -46,7 +50,11 @@ impl AppState {
             .moderation
             .load_policy()
             .map_err(StateError::Moderation)?;
+        let backend = DatabaseTarget::parse(&settings.database.url)
+            .map(|target| target.backend())
+            .map_err(|e| StateError::Database(format!("database.url: {e}")))?;
         Ok(AppState {
+            backend,
             settings: Arc::new(settings),
             pool,
             metrics: Arc::new(Metrics::new()?),
@@ -70,5 +78,25 @@ impl AppState {
             work(&mut conn).map_err(Into::into)
         })
         .await?
+    }
+
+    /// Runs a short, read-only piece of store code. On SQLite, when a pooled connection is
+    /// idle, it runs right here on the async worker: an indexed read of a local file takes a
+    /// few microseconds, less than the trip to the blocking pool and back, and WAL readers do
+    /// not wait for writers. On PostgreSQL (network round trips) or with no idle connection it
+    /// goes to the blocking pool like `db`. `work` must not write: a write could wait for the
+    /// write lock and stall every request on this worker.
+    pub async fn db_read_only<T, E, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: Into<ApiError> + Send + 'static,
+    {
+        if self.backend == Backend::Sqlite {
+            if let Some(mut conn) = self.pool.try_get() {
+                return work(&mut conn).map_err(Into::into);
+            }
+        }
+        self.db(work).await
     }
 }

@@ -44,12 +44,14 @@ pub fn insert(conn: &mut DbConnection, new: &NewApiToken<'_>) -> QueryResult<Api
 }
 
 /// The token with this hash, revoked or not (the caller decides what revocation means).
+/// Every authenticated server and admin request runs it: on the native connection (see
+/// `on_backend`).
 pub fn find_by_hash(conn: &mut DbConnection, hash: &str) -> QueryResult<Option<ApiTokenRow>> {
-    api_tokens::table
+    on_backend!(conn, c => api_tokens::table
         .filter(api_tokens::token_hash.eq(hash))
         .select(ApiTokenRow::as_select())
-        .first(conn)
-        .optional()
+        .first(c)
+        .optional())
 }
 
 pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<ApiTokenRow>> {

@@ -131,14 +131,7 @@ pub fn insert(
         .collect();
     // Bounded statements: SQLite allows a limited number of bound parameters.
     for chunk in links.chunks(200) {
-        match conn {
-            DbConnection::Sqlite(c) => diesel::insert_into(automatic_report_games::table)
-                .values(chunk)
-                .execute(c)?,
-            DbConnection::Postgres(c) => diesel::insert_into(automatic_report_games::table)
-                .values(chunk)
-                .execute(c)?,
-        };
+        insert_all!(conn, automatic_report_games::table, chunk)?;
     }
     super::reports::file_automatic(
         conn,

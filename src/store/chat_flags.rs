@@ -14,16 +14,6 @@ use crate::archive::ingest::{PreparedGame, WindowCheck};
 use crate::chat::window::{self, EarlierWindowReport, WindowGame};
 use crate::chat::Category;
 
-/// A multi-row insert on the backend's own connection; runs inside the caller's transaction.
-macro_rules! insert_all {
-    ($conn:expr, $table:expr, $rows:expr) => {
-        match $conn {
-            DbConnection::Sqlite(c) => diesel::insert_into($table).values($rows).execute(c),
-            DbConnection::Postgres(c) => diesel::insert_into($table).values($rows).execute(c),
-        }
-    };
-}
-
 #[derive(Debug, Insertable)]
 #[diesel(table_name = chat_flags, treat_none_as_default_value = false)]
 struct NewFlag<'a> {

@@ -151,14 +151,7 @@ pub fn record_game(
             }
         }
     }
-    match conn {
-        DbConnection::Sqlite(c) => diesel::insert_into(conduct_outcomes::table)
-            .values(&rows)
-            .execute(c)?,
-        DbConnection::Postgres(c) => diesel::insert_into(conduct_outcomes::table)
-            .values(&rows)
-            .execute(c)?,
-    };
+    insert_all!(conn, conduct_outcomes::table, &rows)?;
     Ok(())
 }
 
@@ -184,16 +177,10 @@ fn lock_record(
     );
     // A concurrent first game of the same player may create the row first: then this one
     // waits for that transaction and reads its row.
-    match conn {
-        DbConnection::Sqlite(c) => diesel::insert_into(conduct_records::table)
-            .values(values)
-            .on_conflict_do_nothing()
-            .execute(c)?,
-        DbConnection::Postgres(c) => diesel::insert_into(conduct_records::table)
-            .values(values)
-            .on_conflict_do_nothing()
-            .execute(c)?,
-    };
+    on_backend!(conn, c => diesel::insert_into(conduct_records::table)
+        .values(values)
+        .on_conflict_do_nothing()
+        .execute(c))?;
     parsed(read_for_update(conn, player)?.ok_or(diesel::result::Error::NotFound)?)
 }
 

@@ -98,6 +98,7 @@ impl ManageConnection for DbConnectionManager {
                         "sqlite path is not valid UTF-8".to_string(),
                     ))
                 })?;
+                configure_sqlite_library();
                 SqliteConnection::establish(path)
                     .map(DbConnection::Sqlite)
                     .map_err(r2d2::Error::ConnectionError)
@@ -105,13 +106,47 @@ impl ManageConnection for DbConnectionManager {
         }
     }
 
+    /// Run on every checkout. A PostgreSQL session can die with its server or network, so it
+    /// is pinged; an open SQLite file cannot go away, and a ping there would only add a
+    /// statement to every request.
     fn is_valid(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
-        conn.ping().map_err(r2d2::Error::QueryError)
+        match conn {
+            DbConnection::Postgres(_) => conn.ping().map_err(r2d2::Error::QueryError),
+            DbConnection::Sqlite(_) => Ok(()),
+        }
     }
 
     fn has_broken(&self, conn: &mut DbConnection) -> bool {
         conn.is_broken()
     }
+}
+
+/// Process-wide SQLite settings, set once before the first connection opens (SQLite accepts
+/// them only before it initialises; every connection opens through the pool manager above).
+/// Multi-thread mode instead of serialized: the pool hands a connection to one thread at a
+/// time, so SQLite's own per-call connection mutex is redundant. No memory statistics: they
+/// take a process-wide mutex on every allocation, which the hot read paths feel under load.
+fn configure_sqlite_library() {
+    static CONFIGURED: std::sync::Once = std::sync::Once::new();
+    CONFIGURED.call_once(|| {
+        use libsqlite3_sys as ffi;
+        // SAFETY: `sqlite3_config` must not run concurrently with other SQLite calls or after
+        // initialisation; the `Once` runs it before this process's first connection opens and
+        // blocks every other opener until it is done. A refusal (`SQLITE_MISUSE` if something
+        // initialised SQLite first) leaves the defaults, which are correct, only slower.
+        let results = unsafe {
+            [
+                ffi::sqlite3_config(ffi::SQLITE_CONFIG_MULTITHREAD),
+                ffi::sqlite3_config(ffi::SQLITE_CONFIG_MEMSTATUS, 0 as std::ffi::c_int),
+            ]
+        };
+        if results.iter().any(|&code| code != ffi::SQLITE_OK) {
+            tracing::debug!(
+                ?results,
+                "SQLite kept its default threading and memory settings"
+            );
+        }
+    });
 }
 
 /// Per-connection settings applied when the pool opens a connection. SQLite keeps these

@@ -15,17 +15,6 @@ use super::connection::DbConnection;
 use super::schema::{game_chat, game_events, game_seats, games};
 use crate::archive::ingest::{PreparedGame, SeatColour};
 
-/// A multi-row insert on the backend's own connection (the multi-backend connection has no
-/// batch inserts). Runs inside the caller's transaction.
-macro_rules! insert_all {
-    ($conn:expr, $table:expr, $rows:expr) => {
-        match $conn {
-            DbConnection::Sqlite(c) => diesel::insert_into($table).values($rows).execute(c),
-            DbConnection::Postgres(c) => diesel::insert_into($table).values($rows).execute(c),
-        }
-    };
-}
-
 diesel::define_sql_function! {
     /// SQLite: the rowid of this connection's last insert.
     fn last_insert_rowid() -> diesel::sql_types::BigInt;

@@ -22,6 +22,26 @@ macro_rules! insert_returning_id {
     };
 }
 
+/// Runs `$body` with `$c` bound to the backend's own connection. For what the multi-backend
+/// connection lacks (batch inserts) and for the hot paths' reads: the native connection's
+/// statement cache keys on the query's type, where the multi-backend one rebuilds the SQL text
+/// on every call to look it up.
+macro_rules! on_backend {
+    ($conn:expr, $c:ident => $body:expr) => {
+        match $conn {
+            $crate::store::DbConnection::Sqlite($c) => $body,
+            $crate::store::DbConnection::Postgres($c) => $body,
+        }
+    };
+}
+
+/// A multi-row insert on the backend's own connection; runs inside the caller's transaction.
+macro_rules! insert_all {
+    ($conn:expr, $table:expr, $rows:expr) => {
+        on_backend!($conn, c => diesel::insert_into($table).values($rows).execute(c))
+    };
+}
+
 pub mod api_tokens;
 pub mod appeals;
 pub mod automatic_reports;

@@ -349,16 +349,10 @@ pub fn file(
 /// transaction could not upgrade while another writer commits); PostgreSQL locks the row, so
 /// one reporter's filings run one at a time (rate limit and merging read then write).
 fn lock_player(conn: &mut DbConnection, name: &str, now: NaiveDateTime) -> QueryResult<i64> {
-    match conn {
-        DbConnection::Sqlite(c) => diesel::insert_into(players::table)
-            .values((players::name.eq(name), players::created_at.eq(now)))
-            .on_conflict_do_nothing()
-            .execute(c)?,
-        DbConnection::Postgres(c) => diesel::insert_into(players::table)
-            .values((players::name.eq(name), players::created_at.eq(now)))
-            .on_conflict_do_nothing()
-            .execute(c)?,
-    };
+    on_backend!(conn, c => diesel::insert_into(players::table)
+        .values((players::name.eq(name), players::created_at.eq(now)))
+        .on_conflict_do_nothing()
+        .execute(c))?;
     diesel::update(players::table.filter(players::name.eq(name)))
         .set(players::created_at.eq(players::created_at))
         .execute(conn)?;

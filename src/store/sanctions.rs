@@ -139,7 +139,7 @@ pub fn standing_of(
     );
     // Sanctions that ended (by their planned end) before now can no longer block anything;
     // reductions only shorten, lifts only end earlier.
-    let rows: Vec<Row> = sanctions::table
+    let sanctions_query = sanctions::table
         .inner_join(players::table.on(players::id.eq(sanctions::player_id)))
         .filter(players::name.eq(name))
         .filter(sanctions::lifted_at.is_null())
@@ -152,9 +152,8 @@ pub fn standing_of(
             sanctions::ends_at,
             sanctions::lifted_at,
             sanctions::reduced_until,
-        ))
-        .load(conn)?;
-    let timeouts: Vec<(i64, NaiveDateTime, NaiveDateTime, i32)> = report_timeouts::table
+        ));
+    let timeouts_query = report_timeouts::table
         .inner_join(players::table.on(players::id.eq(report_timeouts::player_id)))
         .filter(players::name.eq(name))
         .filter(report_timeouts::ends_at.gt(now))
@@ -163,8 +162,11 @@ pub fn standing_of(
             report_timeouts::starts_at,
             report_timeouts::ends_at,
             report_timeouts::step,
-        ))
-        .load(conn)?;
+        ));
+    // The hot path of every game server: on the native connection (see `on_backend`).
+    let rows: Vec<Row> = on_backend!(conn, c => sanctions_query.load(c))?;
+    let timeouts: Vec<(i64, NaiveDateTime, NaiveDateTime, i32)> =
+        on_backend!(conn, c => timeouts_query.load(c))?;
     let player = rows
         .first()
         .map(|r| r.1)

@@ -118,3 +118,61 @@ async fn token_input_is_validated() {
         .await
         .assert_error(400, "invalid_cursor");
 }
+
+/// The standing check authenticates inside its own read: the same refusals as every other
+/// route, and the token's use is still recorded (after the answer).
+#[actix_web::test]
+async fn standing_check_authenticates_like_every_route() {
+    let app = TestApp::spawn().await;
+    let admin = app.token(TokenRole::Admin, "root-admin");
+    let created = app
+        .post_json(
+            "/api/v1/admin/tokens",
+            Some(&admin),
+            &json!({ "name": "eu-7", "role": "server" }),
+        )
+        .await
+        .json();
+    let server = created["token"].as_str().expect("token").to_string();
+    let id = created["id"].as_i64().expect("id");
+    let path = "/api/v1/players/SomePlayer/standing";
+
+    let standing = app.get(path, Some(&server)).await;
+    assert_eq!(standing.status, 200, "{}", standing.text());
+    assert_eq!(standing.json()["may_chat"], true);
+    let mut recorded = false;
+    for _ in 0..100 {
+        let all = app.get("/api/v1/admin/tokens", Some(&admin)).await.json();
+        let row = all["items"]
+            .as_array()
+            .and_then(|items| items.iter().find(|t| t["id"] == id))
+            .cloned()
+            .expect("listed");
+        if row["last_used_at"].is_string() {
+            recorded = true;
+            break;
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        recorded,
+        "the standing check did not record the token's use"
+    );
+
+    app.get(path, None).await.assert_error(401, "unauthorized");
+    app.get(path, Some("arb_not-a-real-token"))
+        .await
+        .assert_error(401, "unauthorized");
+    app.get(path, Some(&app.player_token("SomePlayer")))
+        .await
+        .assert_error(403, "forbidden");
+    assert_eq!(
+        app.delete(&format!("/api/v1/admin/tokens/{id}"), Some(&admin))
+            .await
+            .status,
+        204
+    );
+    app.get(path, Some(&server))
+        .await
+        .assert_error(401, "unauthorized");
+}

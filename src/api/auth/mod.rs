@@ -11,13 +11,13 @@ use std::pin::Pin;
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
-use chrono::Duration;
+use chrono::{Duration, NaiveDateTime};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::error::{ApiError, AuthFailure};
 use super::state::AppState;
-use crate::store::{self, api_tokens};
+use crate::store::{self, api_tokens, DbConnection};
 use tokens::TokenRole;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -113,10 +113,7 @@ impl AnyCaller {
             let player = verifier.verify(&bearer).map_err(ApiError::Unauthorized)?;
             AnyCaller::Player(PlayerCaller { player })
         };
-        tracing::Span::current().record(
-            "caller",
-            format!("{}:{}", caller.role().as_str(), caller.name()),
-        );
+        record_caller(&caller);
         req.extensions_mut().insert(caller.clone());
         Ok(caller)
     }
@@ -148,37 +145,164 @@ fn bearer_token(req: &HttpRequest) -> Result<String, ApiError> {
 }
 
 async fn api_token_caller(state: &AppState, presented_hash: String) -> Result<AnyCaller, ApiError> {
-    let resolution = Duration::seconds(
-        i64::try_from(state.settings.auth.last_used_resolution_secs).unwrap_or(i64::MAX / 1000),
-    );
+    let resolution = last_used_resolution(state);
     state
-        .db(move |conn| {
-            let row = api_tokens::find_by_hash(conn, &presented_hash)?
-                .filter(|row| tokens::hashes_match(&row.token_hash, &presented_hash))
-                .ok_or(ApiError::Unauthorized(AuthFailure::Invalid))?;
-            if row.revoked_at.is_some() {
-                return Err(ApiError::Unauthorized(AuthFailure::Revoked));
-            }
-            let role = TokenRole::parse(&row.role).ok_or_else(|| {
-                ApiError::internal(format!("token {} has role {:?}", row.id, row.role))
-            })?;
-            let now = store::now();
-            let stale_before = now - resolution;
-            if row.last_used_at.is_none_or(|used| used < stale_before) {
-                api_tokens::touch_last_used(conn, row.id, now, stale_before)?;
-            }
-            Ok(match role {
-                TokenRole::Server => AnyCaller::Server(ServerCaller {
-                    token_id: row.id,
-                    name: row.name,
-                }),
-                TokenRole::Admin => AnyCaller::Admin(AdminCaller {
-                    token_id: row.id,
-                    name: row.name,
-                }),
-            })
-        })
+        .db(move |conn| resolve_api_token(conn, &presented_hash, resolution))
         .await
+}
+
+fn last_used_resolution(state: &AppState) -> Duration {
+    Duration::seconds(
+        i64::try_from(state.settings.auth.last_used_resolution_secs).unwrap_or(i64::MAX / 1000),
+    )
+}
+
+/// Looks up an API token by the hash of the presented one: unknown 401, revoked 401, else
+/// its caller; refreshes `last_used_at` at most once per `resolution`.
+fn resolve_api_token(
+    conn: &mut DbConnection,
+    presented_hash: &str,
+    resolution: Duration,
+) -> Result<AnyCaller, ApiError> {
+    let (caller, touch) = look_up_api_token(conn, presented_hash, resolution)?;
+    if let Some(touch) = touch {
+        touch.apply(conn)?;
+    }
+    Ok(caller)
+}
+
+/// The read half of `resolve_api_token`: the caller, and the `last_used_at` refresh that is
+/// due, if any.
+fn look_up_api_token(
+    conn: &mut DbConnection,
+    presented_hash: &str,
+    resolution: Duration,
+) -> Result<(AnyCaller, Option<TokenTouch>), ApiError> {
+    let row = api_tokens::find_by_hash(conn, presented_hash)?
+        .filter(|row| tokens::hashes_match(&row.token_hash, presented_hash))
+        .ok_or(ApiError::Unauthorized(AuthFailure::Invalid))?;
+    if row.revoked_at.is_some() {
+        return Err(ApiError::Unauthorized(AuthFailure::Revoked));
+    }
+    let role = TokenRole::parse(&row.role)
+        .ok_or_else(|| ApiError::internal(format!("token {} has role {:?}", row.id, row.role)))?;
+    let now = store::now();
+    let stale_before = now - resolution;
+    let touch = row
+        .last_used_at
+        .is_none_or(|used| used < stale_before)
+        .then_some(TokenTouch {
+            token_id: row.id,
+            at: now,
+            stale_before,
+        });
+    let caller = match role {
+        TokenRole::Server => AnyCaller::Server(ServerCaller {
+            token_id: row.id,
+            name: row.name,
+        }),
+        TokenRole::Admin => AnyCaller::Admin(AdminCaller {
+            token_id: row.id,
+            name: row.name,
+        }),
+    };
+    Ok((caller, touch))
+}
+
+/// A due refresh of a token's `last_used_at`.
+#[derive(Debug)]
+pub struct TokenTouch {
+    token_id: i64,
+    at: NaiveDateTime,
+    stale_before: NaiveDateTime,
+}
+
+impl TokenTouch {
+    fn apply(&self, conn: &mut DbConnection) -> Result<(), ApiError> {
+        api_tokens::touch_last_used(conn, self.token_id, self.at, self.stale_before)?;
+        Ok(())
+    }
+
+    /// Applies the refresh on the blocking pool after the answer has gone, so a read-only
+    /// hot path never waits for the write lock. A failure is logged: the timestamp is
+    /// bookkeeping, never a reason to fail a request.
+    pub fn apply_later(self, state: &AppState) {
+        let state = state.clone();
+        actix_web::rt::spawn(async move {
+            if let Err(error) = state.db(move |conn| self.apply(conn)).await {
+                tracing::warn!(%error, "could not record a token's last use");
+            }
+        });
+    }
+}
+
+/// A request's credentials, read but not yet looked up. For the hot paths game servers call
+/// before every game and chat line: the handler resolves them on the same pooled connection,
+/// in the same trip, as its own queries. Failures are the same as `AnyCaller`'s: 401 for
+/// missing, malformed, unknown or revoked credentials.
+#[derive(Debug)]
+pub enum Credentials {
+    /// Already known: a player token (verified in process) or an earlier extractor's result.
+    Known(AnyCaller),
+    /// An API token to look up by its hash.
+    ApiToken { hash: String, resolution: Duration },
+}
+
+impl Credentials {
+    fn read(req: &HttpRequest) -> Result<Credentials, ApiError> {
+        if let Some(caller) = req.extensions().get::<AnyCaller>() {
+            return Ok(Credentials::Known(caller.clone()));
+        }
+        let state = req
+            .app_data::<web::Data<AppState>>()
+            .ok_or_else(|| ApiError::internal("application state missing"))?;
+        let bearer = bearer_token(req)?;
+        if bearer.starts_with(tokens::TOKEN_PREFIX) {
+            return Ok(Credentials::ApiToken {
+                hash: tokens::hash(&bearer),
+                resolution: last_used_resolution(state),
+            });
+        }
+        let verifier = state
+            .player_tokens
+            .as_ref()
+            .ok_or(ApiError::Unauthorized(AuthFailure::Invalid))?;
+        let player = verifier.verify(&bearer).map_err(ApiError::Unauthorized)?;
+        Ok(Credentials::Known(AnyCaller::Player(PlayerCaller {
+            player,
+        })))
+    }
+
+    /// The caller, read-only: a due `last_used_at` refresh is handed back for the handler to
+    /// pass to `TokenTouch::apply_later` (with `record_caller` for the request span).
+    pub fn resolve_read_only(
+        self,
+        conn: &mut DbConnection,
+    ) -> Result<(AnyCaller, Option<TokenTouch>), ApiError> {
+        match self {
+            Credentials::Known(caller) => Ok((caller, None)),
+            Credentials::ApiToken { hash, resolution } => {
+                look_up_api_token(conn, &hash, resolution)
+            }
+        }
+    }
+}
+
+/// Notes the caller on the current request span (its `caller` field).
+pub fn record_caller(caller: &AnyCaller) {
+    tracing::Span::current().record(
+        "caller",
+        format!("{}:{}", caller.role().as_str(), caller.name()),
+    );
+}
+
+impl FromRequest for Credentials {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Credentials, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(Credentials::read(req))
+    }
 }
 
 type ExtractFuture<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;

@@ -24,6 +24,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/metrics").route(web::get().to(health::metrics)))
         .service(
             web::scope("/api/v1")
+                // First: the router tries resources in order, each dynamic one with a
+                // regex, and game servers call this before every game and chat line.
+                .service(
+                    web::resource("/players/{name}/standing")
+                        .route(web::get().to(standing::player_standing)),
+                )
                 .service(web::resource("/whoami").route(web::get().to(whoami::whoami)))
                 .service(web::resource("/chat/check").route(web::post().to(chat::check_line)))
                 .service(
@@ -68,10 +74,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(
                     web::resource("/players/{name}/games")
                         .route(web::get().to(players::shared_games)),
-                )
-                .service(
-                    web::resource("/players/{name}/standing")
-                        .route(web::get().to(standing::player_standing)),
                 )
                 .service(web::resource("/reports").route(web::post().to(reports::file_report)))
                 .service(web::resource("/reports/mine").route(web::get().to(reports::my_reports)))

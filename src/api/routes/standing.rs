@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::api::auth::AnyCaller;
+use crate::api::auth::{record_caller, AnyCaller, Credentials};
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::state::AppState;
 use crate::store::sanctions::{self, SanctionRow};
@@ -76,23 +76,30 @@ impl From<SanctionRow> for SanctionView {
         (status = 403, description = "Not a game server or admin", body = ErrorEnvelope),
     ))]
 pub async fn player_standing(
-    caller: AnyCaller,
+    credentials: Credentials,
     state: web::Data<AppState>,
     name: web::Path<String>,
 ) -> Result<web::Json<StandingView>, ApiError> {
-    if let AnyCaller::Player(_) = caller {
-        return Err(ApiError::Forbidden {
-            allowed: &["server", "admin"],
-            actual: "player",
-        });
-    }
     let name = name.into_inner();
-    let (name, standing) = state
-        .db(move |conn| {
+    // Authentication and the standing share one read on one pooled connection; on SQLite it
+    // usually runs without leaving the worker.
+    let (caller, touch, name, standing) = state
+        .db_read_only(move |conn| {
+            let (caller, touch) = credentials.resolve_read_only(conn)?;
+            if let AnyCaller::Player(_) = caller {
+                return Err(ApiError::Forbidden {
+                    allowed: &["server", "admin"],
+                    actual: "player",
+                });
+            }
             let standing = sanctions::standing_of(conn, &name, store::now())?;
-            Ok::<_, ApiError>((name, standing))
+            Ok::<_, ApiError>((caller, touch, name, standing))
         })
         .await?;
+    record_caller(&caller);
+    if let Some(touch) = touch {
+        touch.apply_later(&state);
+    }
     Ok(web::Json(StandingView {
         player: name,
         at: standing.at,
