@@ -414,6 +414,24 @@ async fn habits_raise_one_report_listing_every_supporting_game_once() {
     assert!(error["message"]
         .as_str()
         .is_some_and(|m| m.contains("nobody")));
+
+    // The automatic report is a case in the queue whose evidence carries the record.
+    let queue = app
+        .get("/api/v1/admin/cases?reason=abandoning", Some(&admin))
+        .await
+        .json();
+    let cases = queue["items"].as_array().expect("items");
+    assert_eq!(cases.len(), 1, "{queue}");
+    assert_eq!(cases[0]["accused"], "leaver");
+    let case = app
+        .get(
+            &format!("/api/v1/admin/cases/{}", cases[0]["id"]),
+            Some(&admin),
+        )
+        .await
+        .json();
+    assert_eq!(case["conduct"]["record"]["totals"]["games"], 8, "{case}");
+    assert_eq!(case["conduct"], body["conduct"]);
 }
 
 #[actix_web::test]

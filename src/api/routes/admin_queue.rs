@@ -16,6 +16,7 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::api::routes::games::{GameSummary, SeatView};
 use crate::api::state::AppState;
+use crate::conduct::{admin_view, AdminConductView};
 use crate::moderation::{
     age_points, max_age_points, priority_with_age, reporter_accuracy, ModerationPolicy,
     ReportOutcome, ReportReason,
@@ -25,7 +26,7 @@ use crate::store::queue::{
     self, AppealListing, CaseEvidence, CaseRow, EntryEvidence, FlaggedLine, PairHistory,
     QueueFilter, QueueKey, QueuedCase, Ranking, ReporterRecord, SanctionRecord, StatusFilter,
 };
-use crate::store::to_utc;
+use crate::store::{conduct, to_utc};
 
 fn page_limit(limit: Option<u32>) -> Result<usize, ApiError> {
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
@@ -629,11 +630,17 @@ pub struct CaseDetailView {
     pub history: HistoryView,
     /// Self-partnering and prearranged teaming: the accused with each player named alongside.
     pub pairs: Vec<PairView>,
+    /// The accused's conduct record in the admin view (as `GET /api/v1/players/{name}/conduct`
+    /// answers an admin: totals, recent outcomes with game ids, windows, signals with their
+    /// supporting games); null when no game of theirs is recorded.
+    #[schema(value_type = Option<Object>)]
+    pub conduct: Option<AdminConductView>,
 }
 
 impl CaseDetailView {
     fn from_evidence(
         evidence: CaseEvidence,
+        conduct: Option<AdminConductView>,
         now: NaiveDateTime,
         policy: &ModerationPolicy,
     ) -> Result<Self, ApiError> {
@@ -692,6 +699,7 @@ impl CaseDetailView {
                 .into_iter()
                 .map(|p| PairView::from_history(p, &accused))
                 .collect::<Result<_, _>>()?,
+            conduct,
         })
     }
 }
@@ -714,12 +722,20 @@ pub async fn get_case(
 ) -> Result<web::Json<CaseDetailView>, ApiError> {
     let id = id.into_inner();
     let now = crate::store::now();
-    let evidence = state
-        .db(move |conn| queue::case_evidence(conn, id))
+    let (evidence, record) = state
+        .db(move |conn| {
+            let Some(evidence) = queue::case_evidence(conn, id)? else {
+                return Ok(None);
+            };
+            let record = conduct::record(conn, &evidence.accused)?;
+            Ok::<_, diesel::result::Error>(Some((evidence, record)))
+        })
         .await?
         .ok_or_else(|| ApiError::not_found("case_not_found", format!("No case has id {id}.")))?;
+    let conduct = record.map(|r| admin_view(&r, to_utc(now), &state.conduct));
     Ok(web::Json(CaseDetailView::from_evidence(
         evidence,
+        conduct,
         now,
         &state.moderation,
     )?))
