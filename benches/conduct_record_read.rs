@@ -12,11 +12,13 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
+use arbiter::archive::ingest::{prepare_with, PreparedGame, Submission};
 use arbiter::archive::AbortPreset;
 use arbiter::cli::import::{import_sources_with, Source};
 use arbiter::conduct::{admin_view, ConductPolicy};
 use arbiter::config::Settings;
-use arbiter::store::{self, conduct, migrations, DbConnection, PooledConnection};
+use arbiter::moderation::ModerationPolicy;
+use arbiter::store::{self, conduct, games, migrations, DbConnection, PooledConnection};
 use chrono::{TimeDelta, TimeZone, Utc};
 
 fn fresh_db(dir: &tempfile::TempDir, name: &str) -> anyhow::Result<PooledConnection> {
@@ -79,6 +81,46 @@ fn import(
     Ok((report.imported, started.elapsed().as_secs_f64()))
 }
 
+/// Where the difference comes from: preparing (replay, chat, conduct outcomes) on one core
+/// and writing (one transaction per 1,000 games), each with conduct tracking off and on.
+fn split(
+    dir: &tempfile::TempDir,
+    games: &[String],
+    n: usize,
+    policy: &Arc<ConductPolicy>,
+) -> anyhow::Result<()> {
+    let moderation = ModerationPolicy::default();
+    for (label, conduct) in [("off", None), ("on", Some(policy))] {
+        let started = Instant::now();
+        let prepared: Vec<PreparedGame> = (0..n)
+            .filter_map(|i| copy(games, i, None).1.ok())
+            .filter_map(|text| {
+                prepare_with(
+                    Submission::from_pgn4(text),
+                    AbortPreset::Seed001,
+                    None,
+                    conduct,
+                )
+                .ok()
+            })
+            .collect();
+        let prepare = started.elapsed().as_secs_f64();
+        let mut conn = fresh_db(dir, &format!("split-{label}.db"))?;
+        let started = Instant::now();
+        for batch in prepared.chunks(1000) {
+            games::insert_batch(&mut conn, batch, &moderation, store::now())?;
+        }
+        let write = started.elapsed().as_secs_f64();
+        let per = |secs: f64| secs * 1e6 / prepared.len().max(1) as f64;
+        println!(
+            "  conduct {label:>3}: prepare {:.1} µs/game on one core, write {:.1} µs/game",
+            per(prepare),
+            per(write)
+        );
+    }
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     let n: usize = std::env::var("ARBITER_BENCH_GAMES")
         .ok()
@@ -104,6 +146,8 @@ fn main() -> anyhow::Result<()> {
         "import, conduct on:  {imported} games in {on_secs:.2} s: {on_rate:.0} games/s ({:+.1}% vs off)",
         (on_rate / off_rate - 1.0) * 100.0
     );
+
+    split(&dir, &games, n.min(10_000), &policy)?;
 
     // One game replayed 10,000 times under fresh numbers: its Red player has 10,000 games.
     let mut reader = fresh_db(&dir, "record.db")?;

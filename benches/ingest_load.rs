@@ -4,6 +4,7 @@
 //! In-process server on an ephemeral port with a fresh SQLite file (default), or PostgreSQL:
 //!   cargo bench --bench ingest_load -- --games 5000 --concurrency 16
 //!   cargo bench --bench ingest_load -- --database-url postgres://postgres@127.0.0.1:5432/db
+//!   cargo bench --bench ingest_load -- --conduct off   (conduct tracking off; on by default)
 //!   cargo bench --bench ingest_load -- --offensive-every 4   (a report-worthy line every 4th game)
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
@@ -31,6 +32,8 @@ struct Options {
     database_url: Option<String>,
     /// Every Nth game's first line is report-worthy (0: all lines clean).
     offensive_every: usize,
+    /// `[conduct] enabled` of the in-process service.
+    conduct: bool,
 }
 
 fn options() -> Options {
@@ -41,6 +44,7 @@ fn options() -> Options {
         token: None,
         database_url: None,
         offensive_every: 0,
+        conduct: true,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -54,6 +58,7 @@ fn options() -> Options {
             "--url" => o.url = value,
             "--token" => o.token = value,
             "--database-url" => o.database_url = value,
+            "--conduct" => o.conduct = value.as_deref() != Some("off"),
             "--offensive-every" => {
                 o.offensive_every = value.and_then(|v| v.parse().ok()).unwrap_or(0)
             }
@@ -69,8 +74,13 @@ fn options() -> Options {
 }
 
 /// Starts the service in-process; returns its address and a server token.
-fn start_server(database_url: Option<String>, dir: &std::path::Path) -> (SocketAddr, String) {
+fn start_server(
+    database_url: Option<String>,
+    conduct: bool,
+    dir: &std::path::Path,
+) -> (SocketAddr, String) {
     let mut settings = Settings::defaults().expect("default settings");
+    settings.conduct.enabled = conduct;
     settings.database.url =
         database_url.unwrap_or_else(|| format!("sqlite://{}", dir.join("ingest.db").display()));
     settings.database.pool_size = 8;
@@ -115,7 +125,7 @@ fn body(games: &[String], i: usize, offensive_every: usize) -> String {
             let text = if k == 0 && offensive {
                 "learn to play noob".to_string()
             } else {
-                format!("message {k} of game {number}")
+                format!("message {k} of this game")
             };
             json!({ "ply": k, "at": "2026-06-07T18:00:00Z", "sender": names[k % 4],
                     "channel": "game", "text": text })
@@ -190,7 +200,7 @@ fn main() {
             eprintln!("--url needs --token (a server token)");
             std::process::exit(2);
         }
-        _ => start_server(o.database_url.clone(), dir.path()),
+        _ => start_server(o.database_url.clone(), o.conduct, dir.path()),
     };
     // Bodies are built before timing.
     let bodies: Arc<Vec<String>> = Arc::new(
@@ -249,8 +259,9 @@ fn main() {
             .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
     };
     println!(
-        "ingest: {} games with 20 chat lines, {} connections, {seconds:.2} s: {:.0} games/s, \
-         p50 {:.1} ms, p99 {:.1} ms, {failures} failed",
+        "ingest (conduct {}): {} games with 20 chat lines, {} connections, {seconds:.2} s: \
+         {:.0} games/s, p50 {:.1} ms, p99 {:.1} ms, {failures} failed",
+        if o.conduct { "on" } else { "off" },
         latencies.len(),
         o.concurrency,
         latencies.len() as f64 / seconds,

@@ -18,7 +18,7 @@ use crate::archive::AbortPreset;
 use crate::conduct::{ConductPolicy, SeatOutcome};
 use crate::config::Settings;
 use crate::rules::replay::replay;
-use crate::store::conduct::{self, SeatToRecord, StoredGame};
+use crate::store::conduct::{self, ConductWriter, SeatToRecord, StoredGame};
 use crate::store::schema::conduct_outcomes as outcomes_table;
 use crate::store::{self, DbConnection};
 
@@ -105,6 +105,7 @@ pub fn rebuild(
             .collect();
         let now = store::now();
         conn.transaction(|conn| -> QueryResult<()> {
+            let mut writer = ConductWriter::new(policy, None);
             let ids: Vec<i64> = page.iter().map(|g| g.id).collect();
             let done: HashSet<i64> = outcomes_table::table
                 .filter(outcomes_table::game_id.eq_any(&ids))
@@ -113,6 +114,11 @@ pub fn rebuild(
                 .load::<i64>(conn)?
                 .into_iter()
                 .collect();
+            let players = page
+                .iter()
+                .filter(|g| !done.contains(&g.id))
+                .flat_map(|g| g.seats.iter().map(|(_, player, _, _)| player.as_str()));
+            writer.hold(conn, players, now)?;
             for (game, outcomes) in &computed {
                 if done.contains(&game.id) {
                     report.skipped += 1;
@@ -136,11 +142,11 @@ pub fn rebuild(
                         })
                     })
                     .collect();
-                conduct::record_game(conn, game.id, game.played_at, &seats, policy, None, now)?;
+                writer.record_game(conn, game.id, game.played_at, &seats, now)?;
                 report.games += 1;
                 report.outcomes += seats.len() as u64;
             }
-            Ok(())
+            writer.finish(conn, now)
         })
         .context("writing a batch of conduct records")?;
         progress(report.games + report.skipped + report.failed.len() as u64);

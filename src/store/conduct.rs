@@ -4,9 +4,10 @@
 //! Everything here runs inside the transaction that stores the game, so a game, its outcomes,
 //! the records it changed and the automatic reports it raised commit together or not at all.
 //!
-//! - Concurrency: a player's record is read with `SELECT ... FOR UPDATE` on PostgreSQL (SQLite
-//!   serialises writers), and the seats of a game are handled in player-name order so two
-//!   games locking the same players cannot deadlock. `version` rises by one on every write.
+//! - Concurrency: [`ConductWriter`] reads the records of every player of its transaction up
+//!   front with `SELECT ... FOR UPDATE` on PostgreSQL (SQLite serialises writers), in
+//!   player-name order, so two transactions locking the same players cannot deadlock.
+//!   `version` rises by one on every write.
 //! - Arrival order: `PlayerRecord::apply` keys everything by the game's `played_at`, so
 //!   applying games in any order gives the record a rebuild in played order gives. Signals are
 //!   judged at the latest `played_at` in the record (not the wall clock), so importing old
@@ -16,7 +17,7 @@
 //!   the rule's `min_games` of its supporting games were never listed by an earlier report of
 //!   that kind about that player.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -106,7 +107,7 @@ impl OutcomeRow {
     }
 }
 
-/// One seat of a stored game, ready for [`record_game`].
+/// One seat of a stored game, ready for [`ConductWriter::record_game`].
 #[derive(Debug, Clone)]
 pub struct SeatToRecord<'a> {
     pub player: &'a str,
@@ -114,85 +115,215 @@ pub struct SeatToRecord<'a> {
     pub outcome: &'a SeatOutcome,
 }
 
-/// Records the four seats of one stored game: outcome rows, each player's record, and the
-/// automatic reports for new signals when `raise_reports` gives the moderation policy they
-/// are filed into the review queue under. Runs inside the caller's transaction.
-pub fn record_game(
-    conn: &mut DbConnection,
-    game_id: i64,
-    played_at: NaiveDateTime,
-    seats: &[SeatToRecord<'_>],
-    policy: &ConductPolicy,
-    raise_reports: Option<&ModerationPolicy>,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    let mut rows = Vec::with_capacity(seats.len());
-    // Name order: every transaction locks records in the same order (no deadlocks).
-    let mut order: Vec<&SeatToRecord<'_>> = seats.iter().collect();
-    order.sort_by(|a, b| a.player.cmp(b.player));
-    for seat in order {
-        let player_id = players::id_or_create(conn, seat.player, now)?;
-        let mut outcome = seat.outcome.clone();
-        outcome.game = GameNumber(game_id);
-        outcome.player = PlayerId(player_id);
-        outcome.ended_at = played_at.and_utc();
-        rows.push(OutcomeRow::of(&outcome, game_id, seat.player, played_at));
+/// A player's record, read and locked by a [`ConductWriter`].
+struct HeldRecord {
+    record: PlayerRecord,
+    /// The stored version when it was read.
+    version: i64,
+    changed: bool,
+}
 
-        let (mut record, version) = lock_record(conn, seat.player, player_id, policy, now)?;
-        record.apply(&outcome);
-        save_record(conn, seat.player, &record, version, now)?;
-        if let Some(moderation) = raise_reports {
-            let at = record
+/// The conduct bookkeeping of one transaction that stores games: the records of the players
+/// it touches are read (and on PostgreSQL locked) once, in player-name order, updated in
+/// memory game by game, and written back once by [`ConductWriter::finish`], with the outcome
+/// rows in multi-row inserts. For one game that is the per-game update; for a batch (the bulk
+/// import, the rebuild) a player's record is read, parsed, serialised and written once per
+/// batch instead of once per game, and the result is the same as game by game.
+pub struct ConductWriter<'p> {
+    policy: &'p ConductPolicy,
+    /// The policy automatic reports are filed under; `None` raises none (the rebuild).
+    raise_reports: Option<&'p ModerationPolicy>,
+    records: HashMap<String, HeldRecord>,
+    outcomes: Vec<OutcomeRow>,
+    /// Games already listed by conduct reports, per (player, rule), as read or raised here.
+    reported: HashMap<(String, &'static str), BTreeSet<GameNumber>>,
+}
+
+impl<'p> ConductWriter<'p> {
+    pub fn new(
+        policy: &'p ConductPolicy,
+        raise_reports: Option<&'p ModerationPolicy>,
+    ) -> ConductWriter<'p> {
+        ConductWriter {
+            policy,
+            raise_reports,
+            records: HashMap::new(),
+            outcomes: Vec::new(),
+            reported: HashMap::new(),
+        }
+    }
+
+    /// Reads and locks the records of `players` not held yet, creating empty ones (and player
+    /// rows) where missing. Call it once, before the transaction's first game, with every
+    /// player of the transaction: all writers then take their row locks in one order (name
+    /// order) and cannot deadlock.
+    pub fn hold<'n>(
+        &mut self,
+        conn: &mut DbConnection,
+        players: impl IntoIterator<Item = &'n str>,
+        now: NaiveDateTime,
+    ) -> QueryResult<()> {
+        let wanted: BTreeSet<&str> = players
+            .into_iter()
+            .filter(|p| !self.records.contains_key(*p))
+            .collect();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let wanted: Vec<&str> = wanted.into_iter().collect();
+        let mut existing: BTreeSet<String> = BTreeSet::new();
+        for chunk in wanted.chunks(NAMES_PER_STATEMENT) {
+            let found: Vec<String> = conduct_records::table
+                .filter(conduct_records::player.eq_any(chunk))
+                .select(conduct_records::player)
+                .load(conn)?;
+            existing.extend(found);
+        }
+        let missing: Vec<&str> = wanted
+            .iter()
+            .copied()
+            .filter(|p| !existing.contains(*p))
+            .collect();
+        if !missing.is_empty() {
+            let ids = players::ids_or_create(conn, &missing, now)?;
+            let rows: Vec<_> = missing
+                .iter()
+                .map(|&p| {
+                    let player_id = ids.get(p).copied().ok_or(diesel::result::Error::NotFound)?;
+                    let empty = PlayerRecord::new(PlayerId(player_id), &self.policy.record);
+                    Ok((
+                        conduct_records::player.eq(p),
+                        conduct_records::player_id.eq(player_id),
+                        conduct_records::record.eq(to_json(&empty)?),
+                        conduct_records::version.eq(0i64),
+                        conduct_records::updated_at.eq(now),
+                    ))
+                })
+                .collect::<QueryResult<_>>()?;
+            // In name order; a concurrent first game of the same player may create the row
+            // first: this insert then waits for that transaction and skips the row.
+            for chunk in rows.chunks(NAMES_PER_STATEMENT) {
+                on_backend!(conn, c => diesel::insert_into(conduct_records::table)
+                    .values(chunk)
+                    .on_conflict_do_nothing()
+                    .execute(c))?;
+            }
+        }
+        for chunk in wanted.chunks(NAMES_PER_STATEMENT) {
+            let query = conduct_records::table
+                .filter(conduct_records::player.eq_any(chunk))
+                .order(conduct_records::player.asc())
+                .select((
+                    conduct_records::player,
+                    conduct_records::record,
+                    conduct_records::version,
+                ));
+            let rows: Vec<(String, String, i64)> = match conn {
+                DbConnection::Sqlite(c) => query.load(c)?,
+                DbConnection::Postgres(c) => query.for_update().load(c)?,
+            };
+            for (player, json, version) in rows {
+                let (record, version) = parsed((json, version))?;
+                self.records.insert(
+                    player,
+                    HeldRecord {
+                        record,
+                        version,
+                        changed: false,
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies the seats of one stored game to their players' records (held first if the
+    /// caller did not) and raises automatic reports for new signals.
+    pub fn record_game(
+        &mut self,
+        conn: &mut DbConnection,
+        game_id: i64,
+        played_at: NaiveDateTime,
+        seats: &[SeatToRecord<'_>],
+        now: NaiveDateTime,
+    ) -> QueryResult<()> {
+        self.hold(conn, seats.iter().map(|s| s.player), now)?;
+        // Name order, as reports were always raised in it.
+        let mut order: Vec<&SeatToRecord<'_>> = seats.iter().collect();
+        order.sort_by(|a, b| a.player.cmp(b.player));
+        for seat in order {
+            let held = self
+                .records
+                .get_mut(seat.player)
+                .ok_or(diesel::result::Error::NotFound)?;
+            let mut outcome = seat.outcome.clone();
+            outcome.game = GameNumber(game_id);
+            outcome.player = held.record.player;
+            outcome.ended_at = played_at.and_utc();
+            self.outcomes
+                .push(OutcomeRow::of(&outcome, game_id, seat.player, played_at));
+            held.record.apply(&outcome);
+            held.changed = true;
+            let Some(moderation) = self.raise_reports else {
+                continue;
+            };
+            let at = held
+                .record
                 .recent
                 .last()
                 .map_or(outcome.ended_at, |o| o.ended_at);
-            for signal in conduct::signals(&record, at, policy) {
-                raise_if_new(conn, seat.player, game_id, &signal, policy, moderation, now)?;
+            let signals = conduct::signals(&held.record, at, self.policy);
+            for signal in signals {
+                self.raise_if_new(conn, seat.player, game_id, &signal, moderation, now)?;
             }
         }
+        Ok(())
     }
-    insert_all!(conn, conduct_outcomes::table, &rows)?;
-    Ok(())
+
+    /// Writes the outcome rows and every changed record (each once, version checked).
+    pub fn finish(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
+        for chunk in self.outcomes.chunks(OUTCOMES_PER_STATEMENT) {
+            insert_all!(conn, conduct_outcomes::table, chunk)?;
+        }
+        let mut changed: Vec<(&String, &HeldRecord)> =
+            self.records.iter().filter(|(_, h)| h.changed).collect();
+        changed.sort_by(|a, b| a.0.cmp(b.0));
+        for (player, held) in changed {
+            save_record(conn, player, &held.record, held.version, now)?;
+        }
+        Ok(())
+    }
+
+    /// Files the signal as an automatic report unless earlier reports already cover it.
+    fn raise_if_new(
+        &mut self,
+        conn: &mut DbConnection,
+        player: &str,
+        game_id: i64,
+        signal: &Signal,
+        moderation: &ModerationPolicy,
+        now: NaiveDateTime,
+    ) -> QueryResult<()> {
+        let rule = signal.kind.as_str();
+        let key = (player.to_string(), rule);
+        if !self.reported.contains_key(&key) {
+            let games = reported_games(conn, player, rule)?;
+            self.reported.insert(key.clone(), games);
+        }
+        let reported = self.reported.get_mut(&key).expect("just inserted");
+        if !is_new_signal(signal, reported, self.policy) {
+            return Ok(());
+        }
+        file_report(conn, player, game_id, signal, moderation, now)?;
+        reported.extend(signal.supporting_games.iter().copied());
+        Ok(())
+    }
 }
 
-/// A player's record and its version, locked for the rest of the transaction (created empty
-/// when missing).
-fn lock_record(
-    conn: &mut DbConnection,
-    player: &str,
-    player_id: i64,
-    policy: &ConductPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<(PlayerRecord, i64)> {
-    if let Some(found) = read_for_update(conn, player)? {
-        return parsed(found);
-    }
-    let empty = PlayerRecord::new(PlayerId(player_id), &policy.record);
-    let values = (
-        conduct_records::player.eq(player),
-        conduct_records::player_id.eq(player_id),
-        conduct_records::record.eq(to_json(&empty)?),
-        conduct_records::version.eq(0i64),
-        conduct_records::updated_at.eq(now),
-    );
-    // A concurrent first game of the same player may create the row first: then this one
-    // waits for that transaction and reads its row.
-    on_backend!(conn, c => diesel::insert_into(conduct_records::table)
-        .values(values)
-        .on_conflict_do_nothing()
-        .execute(c))?;
-    parsed(read_for_update(conn, player)?.ok_or(diesel::result::Error::NotFound)?)
-}
-
-fn read_for_update(conn: &mut DbConnection, player: &str) -> QueryResult<Option<(String, i64)>> {
-    let query = conduct_records::table
-        .filter(conduct_records::player.eq(player))
-        .select((conduct_records::record, conduct_records::version));
-    match conn {
-        DbConnection::Sqlite(c) => query.first(c).optional(),
-        DbConnection::Postgres(c) => query.for_update().first(c).optional(),
-    }
-}
+/// Player names per look-up or insert statement (bounded bound parameters on SQLite).
+const NAMES_PER_STATEMENT: usize = 500;
+/// Outcome rows per insert (16 columns each).
+const OUTCOMES_PER_STATEMENT: usize = 500;
 
 fn parsed((json, version): (String, i64)) -> QueryResult<(PlayerRecord, i64)> {
     let record = serde_json::from_str(&json)
@@ -232,18 +363,13 @@ fn save_record(
     }
 }
 
-/// Files the signal as an automatic report unless earlier reports already cover it.
-fn raise_if_new(
+/// The games earlier conduct reports of this rule about this player listed.
+fn reported_games(
     conn: &mut DbConnection,
     player: &str,
-    game_id: i64,
-    signal: &Signal,
-    policy: &ConductPolicy,
-    moderation: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<Option<i64>> {
-    let rule = signal.kind.as_str();
-    let reported: BTreeSet<GameNumber> = automatic_report_games::table
+    rule: &str,
+) -> QueryResult<BTreeSet<GameNumber>> {
+    Ok(automatic_report_games::table
         .inner_join(reports_table::table)
         .filter(reports_table::player.eq(player))
         .filter(reports_table::source.eq(AutomaticSource::ConductSignal.as_str()))
@@ -252,10 +378,19 @@ fn raise_if_new(
         .load::<i64>(conn)?
         .into_iter()
         .map(GameNumber)
-        .collect();
-    if !is_new_signal(signal, &reported, policy) {
-        return Ok(None);
-    }
+        .collect())
+}
+
+/// Files the signal as an automatic report listing every supporting game.
+fn file_report(
+    conn: &mut DbConnection,
+    player: &str,
+    game_id: i64,
+    signal: &Signal,
+    moderation: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> QueryResult<i64> {
+    let rule = signal.kind.as_str();
     let games: Vec<i64> = signal.supporting_games.iter().map(|g| g.0).collect();
     // The raising game is this ingest's game when it supports the signal, else the latest
     // supporting game, so the report lists exactly the supporting games.
@@ -280,7 +415,6 @@ fn raise_if_new(
         },
         moderation,
     )
-    .map(Some)
 }
 
 /// A player's record, if they have one.

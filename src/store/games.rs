@@ -11,6 +11,7 @@ use diesel::prelude::*;
 use crate::moderation::ModerationPolicy;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+use super::conduct::{ConductWriter, SeatToRecord};
 use super::connection::DbConnection;
 use super::schema::{game_chat, game_events, game_seats, games};
 use crate::archive::ingest::{PreparedGame, SeatColour};
@@ -187,7 +188,16 @@ pub fn insert(
     // Straight to the insert: the unique game number decides, and a duplicate (sequential or
     // concurrent) re-reads the stored game. The transaction writes first, so a SQLite writer
     // waits for the lock (busy timeout) instead of failing to upgrade a read.
-    match conn.transaction(|conn| insert_rows(conn, game, policy, now)) {
+    let stored = conn.transaction(|conn| {
+        // The game's players are held by `record_game`, after the game row is written.
+        let mut conduct = conduct_writer(std::slice::from_ref(game), policy);
+        let id = insert_rows(conn, game, policy, conduct.as_mut(), now)?;
+        if let Some(writer) = conduct {
+            writer.finish(conn, now)?;
+        }
+        Ok(id)
+    });
+    match stored {
         Ok(id) => Ok(StoreOutcome::Created(id)),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info)) => {
             match find_by_site_id(conn, site)? {
@@ -223,12 +233,21 @@ pub fn insert_batch(
                 known.insert(site, (id, hash));
             }
         }
+        // Every player of the batch's new games, held once for the whole batch.
+        let mut conduct = conduct_writer(batch, policy);
+        if let Some(writer) = conduct.as_mut() {
+            let players = batch
+                .iter()
+                .filter(|g| !known.contains_key(&g.game.site_game_id))
+                .flat_map(|g| g.seats.iter().map(|s| s.player.as_str()));
+            writer.hold(conn, players, now)?;
+        }
         let mut out = Vec::with_capacity(batch.len());
         for game in batch {
             let outcome = match known.get(&game.game.site_game_id) {
                 Some(existing) => judge(existing.clone(), &game.game.content_hash),
                 None => {
-                    let id = insert_rows(conn, game, policy, now)?;
+                    let id = insert_rows(conn, game, policy, conduct.as_mut(), now)?;
                     known.insert(
                         game.game.site_game_id.clone(),
                         (id, game.game.content_hash.clone()),
@@ -238,14 +257,28 @@ pub fn insert_batch(
             };
             out.push(outcome);
         }
+        if let Some(writer) = conduct {
+            writer.finish(conn, now)?;
+        }
         Ok(out)
     })
+}
+
+/// The conduct writer for games prepared with conduct tracking on (the ingest settings are
+/// the same for every game of a batch).
+fn conduct_writer<'a>(
+    games: &'a [PreparedGame],
+    policy: &'a ModerationPolicy,
+) -> Option<ConductWriter<'a>> {
+    let outcomes = games.iter().find_map(|g| g.conduct.as_ref())?;
+    Some(ConductWriter::new(&outcomes.policy, Some(policy)))
 }
 
 fn insert_rows(
     conn: &mut DbConnection,
     prepared: &PreparedGame,
     policy: &ModerationPolicy,
+    conduct_writer: Option<&mut ConductWriter<'_>>,
     now: NaiveDateTime,
 ) -> QueryResult<i64> {
     let g = &prepared.game;
@@ -340,25 +373,16 @@ fn insert_rows(
         }
     }
     super::chat_flags::insert_for_game(conn, id, prepared, policy, now)?;
-    if let Some(conduct) = &prepared.conduct {
-        let seats: Vec<super::conduct::SeatToRecord<'_>> = prepared
+    if let (Some(conduct), Some(writer)) = (&prepared.conduct, conduct_writer) {
+        let seats: Vec<SeatToRecord<'_>> = prepared
             .seats
             .iter()
-            .map(|s| super::conduct::SeatToRecord {
+            .map(|s| SeatToRecord {
                 player: &s.player,
                 outcome: &conduct.outcomes[s.seat.index() as usize],
             })
             .collect();
-        let played_at = g.played_at.unwrap_or(now);
-        super::conduct::record_game(
-            conn,
-            id,
-            played_at,
-            &seats,
-            &conduct.policy,
-            Some(policy),
-            now,
-        )?;
+        writer.record_game(conn, id, g.played_at.unwrap_or(now), &seats, now)?;
     }
     Ok(id)
 }
