@@ -6,7 +6,8 @@
 //! - [`PlayerRecord`]: a bounded per-player record updated incrementally, equal to a rebuild;
 //! - [`signals`]: habits, never single games (seed 000, "Abandoning games / Sandbagging": "admins
 //!   will NOT take action against players based on just a single game");
-//! - views for the admin, the player and a game server.
+//! - views for the admin, the player and a game server;
+//! - [`stored`]: the compact text a record is stored as.
 //!
 //! Thresholds come from [`ConductPolicy`] (`config/conduct.toml`).
 
@@ -15,6 +16,7 @@ pub mod outcome;
 pub mod policy;
 pub mod record;
 pub mod signal;
+pub mod stored;
 pub mod view;
 
 pub use facts::{GameEvent, GameEventKind, GameFacts, SeatColor, SeatFacts, TimeControl};

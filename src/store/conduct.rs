@@ -170,70 +170,46 @@ impl<'p> ConductWriter<'p> {
         if wanted.is_empty() {
             return Ok(());
         }
-        let wanted: Vec<&str> = wanted.into_iter().collect();
-        let mut existing: BTreeSet<String> = BTreeSet::new();
-        for chunk in wanted.chunks(NAMES_PER_STATEMENT) {
-            let found: Vec<String> = conduct_records::table
-                .filter(conduct_records::player.eq_any(chunk))
-                .select(conduct_records::player)
-                .load(conn)?;
-            existing.extend(found);
-        }
-        let missing: Vec<&str> = wanted
-            .iter()
-            .copied()
-            .filter(|p| !existing.contains(*p))
-            .collect();
-        if !missing.is_empty() {
-            let ids = players::ids_or_create(conn, &missing, now)?;
-            let rows: Vec<_> = missing
-                .iter()
-                .map(|&p| {
-                    let player_id = ids.get(p).copied().ok_or(diesel::result::Error::NotFound)?;
-                    let empty = PlayerRecord::new(PlayerId(player_id), &self.policy.record);
-                    Ok((
-                        conduct_records::player.eq(p),
-                        conduct_records::player_id.eq(player_id),
-                        conduct_records::record.eq(to_json(&empty)?),
-                        conduct_records::version.eq(0i64),
-                        conduct_records::updated_at.eq(now),
-                    ))
-                })
-                .collect::<QueryResult<_>>()?;
-            // In name order; a concurrent first game of the same player may create the row
-            // first: this insert then waits for that transaction and skips the row.
-            for chunk in rows.chunks(NAMES_PER_STATEMENT) {
-                on_backend!(conn, c => diesel::insert_into(conduct_records::table)
-                    .values(chunk)
-                    .on_conflict_do_nothing()
-                    .execute(c))?;
-            }
-        }
-        for chunk in wanted.chunks(NAMES_PER_STATEMENT) {
-            let query = conduct_records::table
-                .filter(conduct_records::player.eq_any(chunk))
-                .order(conduct_records::player.asc())
-                .select((
-                    conduct_records::player,
-                    conduct_records::record,
-                    conduct_records::version,
-                ));
-            let rows: Vec<(String, String, i64)> = match conn {
-                DbConnection::Sqlite(c) => query.load(c)?,
-                DbConnection::Postgres(c) => query.for_update().load(c)?,
+        // In name order, one player at a time: every writer takes its row locks (and creates
+        // missing rows) in the same order, so two cannot deadlock. One statement per player,
+        // the same each time, so the backend's statement cache serves it.
+        for player in wanted {
+            let found = match lock_record(conn, player)? {
+                Some(found) => found,
+                None => {
+                    self.create(conn, player, now)?;
+                    lock_record(conn, player)?.ok_or(diesel::result::Error::NotFound)?
+                }
             };
-            for (player, json, version) in rows {
-                let (record, version) = parsed((json, version))?;
-                self.records.insert(
-                    player,
-                    HeldRecord {
-                        record,
-                        version,
-                        changed: false,
-                    },
-                );
-            }
+            let (record, version) = parsed(found)?;
+            self.records.insert(
+                player.to_string(),
+                HeldRecord {
+                    record,
+                    version,
+                    changed: false,
+                },
+            );
         }
+        Ok(())
+    }
+
+    /// An empty record for a player's first game (and the player row if missing). A
+    /// concurrent first game of the same player may create the row first: this insert then
+    /// waits for that transaction and skips the row.
+    fn create(&self, conn: &mut DbConnection, player: &str, now: NaiveDateTime) -> QueryResult<()> {
+        let player_id = players::id_or_create(conn, player, now)?;
+        let empty = PlayerRecord::new(PlayerId(player_id), &self.policy.record);
+        on_backend!(conn, c => diesel::insert_into(conduct_records::table)
+            .values((
+                conduct_records::player.eq(player),
+                conduct_records::player_id.eq(player_id),
+                conduct_records::record.eq(to_text(&empty)?),
+                conduct_records::version.eq(0i64),
+                conduct_records::updated_at.eq(now),
+            ))
+            .on_conflict_do_nothing()
+            .execute(c))?;
         Ok(())
     }
 
@@ -282,8 +258,18 @@ impl<'p> ConductWriter<'p> {
 
     /// Writes the outcome rows and every changed record (each once, version checked).
     pub fn finish(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
-        for chunk in self.outcomes.chunks(OUTCOMES_PER_STATEMENT) {
-            insert_all!(conn, conduct_outcomes::table, chunk)?;
+        if self.outcomes.len() <= ROW_BY_ROW_UP_TO {
+            // One game's seats: the one-row insert is prepared once per connection and cached;
+            // a multi-row insert would be new SQL to parse every time.
+            for row in &self.outcomes {
+                on_backend!(conn, c => diesel::insert_into(conduct_outcomes::table)
+                    .values(row)
+                    .execute(c))?;
+            }
+        } else {
+            for chunk in self.outcomes.chunks(OUTCOMES_PER_STATEMENT) {
+                insert_all!(conn, conduct_outcomes::table, chunk)?;
+            }
         }
         let mut changed: Vec<(&String, &HeldRecord)> =
             self.records.iter().filter(|(_, h)| h.changed).collect();
@@ -320,20 +306,32 @@ impl<'p> ConductWriter<'p> {
     }
 }
 
-/// Player names per look-up or insert statement (bounded bound parameters on SQLite).
-const NAMES_PER_STATEMENT: usize = 500;
-/// Outcome rows per insert (16 columns each).
+/// Outcome rows inserted one by one (a game's seats); more go in multi-row inserts.
+const ROW_BY_ROW_UP_TO: usize = 8;
+/// Outcome rows per multi-row insert (16 columns each).
 const OUTCOMES_PER_STATEMENT: usize = 500;
 
-fn parsed((json, version): (String, i64)) -> QueryResult<(PlayerRecord, i64)> {
-    let record = serde_json::from_str(&json)
+/// A player's stored record and version, locked for the rest of the transaction on
+/// PostgreSQL (SQLite's one writer holds the whole database).
+fn lock_record(conn: &mut DbConnection, player: &str) -> QueryResult<Option<(String, i64)>> {
+    let query = conduct_records::table
+        .filter(conduct_records::player.eq(player))
+        .select((conduct_records::record, conduct_records::version));
+    match conn {
+        DbConnection::Sqlite(c) => query.first(c).optional(),
+        DbConnection::Postgres(c) => query.for_update().first(c).optional(),
+    }
+}
+
+fn parsed((text, version): (String, i64)) -> QueryResult<(PlayerRecord, i64)> {
+    let record = conduct::stored::decode(&text)
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
     Ok((record, version))
 }
 
-fn to_json(record: &PlayerRecord) -> QueryResult<String> {
-    serde_json::to_string(record)
-        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))
+/// The stored text of a record (the compact layout of `conduct::stored`).
+fn to_text(record: &PlayerRecord) -> QueryResult<String> {
+    Ok(conduct::stored::encode(record))
 }
 
 fn save_record(
@@ -345,17 +343,18 @@ fn save_record(
 ) -> QueryResult<()> {
     // The version check is a second guard behind the row lock: a write that lost an update
     // would change no row and fail the transaction.
-    let changed = diesel::update(
+    let text = to_text(record)?;
+    let changed = on_backend!(conn, c => diesel::update(
         conduct_records::table
             .filter(conduct_records::player.eq(player))
             .filter(conduct_records::version.eq(version)),
     )
     .set((
-        conduct_records::record.eq(to_json(record)?),
+        conduct_records::record.eq(&text),
         conduct_records::version.eq(version + 1),
         conduct_records::updated_at.eq(now),
     ))
-    .execute(conn)?;
+    .execute(c))?;
     if changed == 1 {
         Ok(())
     } else {

@@ -17,32 +17,6 @@ pub fn find_id(conn: &mut DbConnection, name: &str) -> QueryResult<Option<i64>> 
         .optional()
 }
 
-/// The ids of these names (sorted, distinct), creating the players that do not exist yet.
-pub fn ids_or_create(
-    conn: &mut DbConnection,
-    names: &[&str],
-    now: chrono::NaiveDateTime,
-) -> QueryResult<std::collections::HashMap<String, i64>> {
-    let mut ids = std::collections::HashMap::with_capacity(names.len());
-    // Bounded statements: SQLite allows a limited number of bound parameters.
-    for chunk in names.chunks(500) {
-        let rows: Vec<_> = chunk
-            .iter()
-            .map(|&n| (players::name.eq(n), players::created_at.eq(now)))
-            .collect();
-        on_backend!(conn, c => diesel::insert_into(players::table)
-            .values(&rows)
-            .on_conflict_do_nothing()
-            .execute(c))?;
-        let found: Vec<(String, i64)> = players::table
-            .filter(players::name.eq_any(chunk))
-            .select((players::name, players::id))
-            .load(conn)?;
-        ids.extend(found);
-    }
-    Ok(ids)
-}
-
 /// The names of these player ids (in no particular order).
 pub fn names(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
     players::table

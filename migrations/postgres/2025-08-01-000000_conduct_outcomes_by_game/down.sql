@@ -1,0 +1,1 @@
+CREATE INDEX conduct_outcomes_player ON conduct_outcomes (player, played_at);

@@ -1,0 +1,25 @@
+-- Back to the rowid table with the (player, played_at) index.
+CREATE TABLE conduct_outcomes_with_rowid (
+    game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat SMALLINT NOT NULL CHECK (seat >= 0 AND seat <= 3),
+    player TEXT NOT NULL,
+    played_at TIMESTAMP NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('completed', 'aborted', 'resigned', 'timed_out',
+        'forfeited', 'claimed_win')),
+    caused_abort BOOLEAN NOT NULL,
+    departure TEXT CHECK (departure IN ('resigned', 'timed_out', 'forfeited')),
+    departure_ply INTEGER,
+    moves_made INTEGER,
+    early BOOLEAN,
+    in_check BOOLEAN,
+    lost_position BOOLEAN,
+    partner_still_playing BOOLEAN,
+    disconnects INTEGER NOT NULL,
+    reconnects INTEGER NOT NULL,
+    rating_change INTEGER,
+    PRIMARY KEY (game_id, seat)
+);
+INSERT INTO conduct_outcomes_with_rowid SELECT * FROM conduct_outcomes;
+DROP TABLE conduct_outcomes;
+ALTER TABLE conduct_outcomes_with_rowid RENAME TO conduct_outcomes;
+CREATE INDEX conduct_outcomes_player ON conduct_outcomes (player, played_at);
