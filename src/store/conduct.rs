@@ -170,20 +170,26 @@ impl<'p> ConductWriter<'p> {
         if wanted.is_empty() {
             return Ok(());
         }
-        // In name order, one player at a time: every writer takes its row locks (and creates
-        // missing rows) in the same order, so two cannot deadlock. One statement per player,
-        // the same each time, so the backend's statement cache serves it.
+        // In name order, one player at a time, creating a missing record at its turn: every
+        // writer takes its row locks (and inserts new rows) in the same order, so two cannot
+        // deadlock. (Locking the whole list in one statement would take the existing rows
+        // before creating a missing one that sorts earlier.) One statement, the same each
+        // time, so the statement cache serves it.
+        let mut found: Vec<(String, String, i64)> = Vec::with_capacity(wanted.len());
         for player in wanted {
-            let found = match lock_record(conn, player)? {
-                Some(found) => found,
+            let row = match lock_record(conn, player)? {
+                Some(row) => row,
                 None => {
                     self.create(conn, player, now)?;
                     lock_record(conn, player)?.ok_or(diesel::result::Error::NotFound)?
                 }
             };
-            let (record, version) = parsed(found)?;
+            found.push((player.to_string(), row.0, row.1));
+        }
+        for (player, text, version) in found {
+            let (record, version) = parsed((text, version))?;
             self.records.insert(
-                player.to_string(),
+                player,
                 HeldRecord {
                     record,
                     version,
@@ -258,24 +264,45 @@ impl<'p> ConductWriter<'p> {
 
     /// Writes the outcome rows and every changed record (each once, version checked).
     pub fn finish(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
-        if self.outcomes.len() <= ROW_BY_ROW_UP_TO {
-            // One game's seats: the one-row insert is prepared once per connection and cached;
-            // a multi-row insert would be new SQL to parse every time.
-            for row in &self.outcomes {
-                on_backend!(conn, c => diesel::insert_into(conduct_outcomes::table)
-                    .values(row)
-                    .execute(c))?;
-            }
-        } else {
-            for chunk in self.outcomes.chunks(OUTCOMES_PER_STATEMENT) {
-                insert_all!(conn, conduct_outcomes::table, chunk)?;
-            }
-        }
-        let mut changed: Vec<(&String, &HeldRecord)> =
-            self.records.iter().filter(|(_, h)| h.changed).collect();
+        let mut changed: Vec<(&str, String, i64)> = self
+            .records
+            .iter()
+            .filter(|(_, h)| h.changed)
+            .map(|(p, h)| Ok((p.as_str(), to_text(&h.record)?, h.version)))
+            .collect::<QueryResult<_>>()?;
         changed.sort_by(|a, b| a.0.cmp(b.0));
-        for (player, held) in changed {
-            save_record(conn, player, &held.record, held.version, now)?;
+        match conn {
+            DbConnection::Sqlite(c) => {
+                if self.outcomes.len() <= ROW_BY_ROW_UP_TO {
+                    // One game's seats: the one-row insert is prepared once and cached, where
+                    // a multi-row insert would be new SQL to parse every time.
+                    for row in &self.outcomes {
+                        diesel::insert_into(conduct_outcomes::table)
+                            .values(row)
+                            .execute(c)?;
+                    }
+                } else {
+                    for chunk in self.outcomes.chunks(OUTCOMES_PER_STATEMENT) {
+                        diesel::insert_into(conduct_outcomes::table)
+                            .values(chunk)
+                            .execute(c)?;
+                    }
+                }
+                for (player, text, version) in &changed {
+                    save_record(c, player, text, *version, now)?;
+                }
+            }
+            // Round trips cost more than parsing here: one multi-row insert, one update.
+            DbConnection::Postgres(c) => {
+                for chunk in self.outcomes.chunks(OUTCOMES_PER_STATEMENT) {
+                    diesel::insert_into(conduct_outcomes::table)
+                        .values(chunk)
+                        .execute(c)?;
+                }
+                for chunk in changed.chunks(NAMES_PER_STATEMENT) {
+                    save_records_pg(c, chunk, now)?;
+                }
+            }
         }
         Ok(())
     }
@@ -306,7 +333,9 @@ impl<'p> ConductWriter<'p> {
     }
 }
 
-/// Outcome rows inserted one by one (a game's seats); more go in multi-row inserts.
+/// Records per update statement on PostgreSQL (bounded bound parameters).
+const NAMES_PER_STATEMENT: usize = 500;
+/// Outcome rows inserted one by one on SQLite (a game's seats); more go in multi-row inserts.
 const ROW_BY_ROW_UP_TO: usize = 8;
 /// Outcome rows per multi-row insert (16 columns each).
 const OUTCOMES_PER_STATEMENT: usize = 500;
@@ -334,28 +363,63 @@ fn to_text(record: &PlayerRecord) -> QueryResult<String> {
     Ok(conduct::stored::encode(record))
 }
 
+// The version checks are a second guard behind the row locks: a write that lost an update
+// would change no row and fail the transaction.
+
 fn save_record(
-    conn: &mut DbConnection,
+    c: &mut diesel::SqliteConnection,
     player: &str,
-    record: &PlayerRecord,
+    text: &str,
     version: i64,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    // The version check is a second guard behind the row lock: a write that lost an update
-    // would change no row and fail the transaction.
-    let text = to_text(record)?;
-    let changed = on_backend!(conn, c => diesel::update(
+    let changed = diesel::update(
         conduct_records::table
             .filter(conduct_records::player.eq(player))
             .filter(conduct_records::version.eq(version)),
     )
     .set((
-        conduct_records::record.eq(&text),
+        conduct_records::record.eq(text),
         conduct_records::version.eq(version + 1),
         conduct_records::updated_at.eq(now),
     ))
-    .execute(c))?;
+    .execute(c)?;
     if changed == 1 {
+        Ok(())
+    } else {
+        Err(diesel::result::Error::RollbackTransaction)
+    }
+}
+
+/// Several records in one statement (`UPDATE ... FROM (VALUES ...)`).
+fn save_records_pg(
+    c: &mut diesel::PgConnection,
+    records: &[(&str, String, i64)],
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    use diesel::sql_types::{BigInt, Text, Timestamp};
+    if records.is_empty() {
+        return Ok(());
+    }
+    let values: Vec<String> = (0..records.len())
+        .map(|i| format!("(${}, ${}, ${})", 3 * i + 2, 3 * i + 3, 3 * i + 4))
+        .collect();
+    let sql = format!(
+        "UPDATE conduct_records AS r SET record = v.record, version = r.version + 1, \
+         updated_at = $1 FROM (VALUES {}) AS v (player, record, version) \
+         WHERE r.player = v.player AND r.version = v.version",
+        values.join(", ")
+    );
+    let mut query = diesel::sql_query(sql)
+        .into_boxed::<diesel::pg::Pg>()
+        .bind::<Timestamp, _>(now);
+    for (player, text, version) in records {
+        query = query
+            .bind::<Text, _>(*player)
+            .bind::<Text, _>(text.as_str())
+            .bind::<BigInt, _>(*version);
+    }
+    if query.execute(c)? == records.len() {
         Ok(())
     } else {
         Err(diesel::result::Error::RollbackTransaction)
