@@ -17,6 +17,7 @@
 //!   the rule's `min_games` of its supporting games were never listed by an earlier report of
 //!   that kind about that player.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 
 use chrono::NaiveDateTime;
@@ -175,7 +176,6 @@ impl<'p> ConductWriter<'p> {
         // deadlock. (Locking the whole list in one statement would take the existing rows
         // before creating a missing one that sorts earlier.) One statement, the same each
         // time, so the statement cache serves it.
-        let mut found: Vec<(String, String, i64)> = Vec::with_capacity(wanted.len());
         for player in wanted {
             let row = match lock_record(conn, player)? {
                 Some(row) => row,
@@ -184,12 +184,9 @@ impl<'p> ConductWriter<'p> {
                     lock_record(conn, player)?.ok_or(diesel::result::Error::NotFound)?
                 }
             };
-            found.push((player.to_string(), row.0, row.1));
-        }
-        for (player, text, version) in found {
-            let (record, version) = parsed((text, version))?;
+            let (record, version) = parsed(row)?;
             self.records.insert(
-                player,
+                player.to_string(),
                 HeldRecord {
                     record,
                     version,
@@ -210,7 +207,7 @@ impl<'p> ConductWriter<'p> {
             .values((
                 conduct_records::player.eq(player),
                 conduct_records::player_id.eq(player_id),
-                conduct_records::record.eq(to_text(&empty)?),
+                conduct_records::record.eq(conduct::stored::encode(&empty)),
                 conduct_records::version.eq(0i64),
                 conduct_records::updated_at.eq(now),
             ))
@@ -268,8 +265,8 @@ impl<'p> ConductWriter<'p> {
             .records
             .iter()
             .filter(|(_, h)| h.changed)
-            .map(|(p, h)| Ok((p.as_str(), to_text(&h.record)?, h.version)))
-            .collect::<QueryResult<_>>()?;
+            .map(|(p, h)| (p.as_str(), conduct::stored::encode(&h.record), h.version))
+            .collect();
         changed.sort_by(|a, b| a.0.cmp(b.0));
         match conn {
             DbConnection::Sqlite(c) => {
@@ -318,12 +315,10 @@ impl<'p> ConductWriter<'p> {
         now: NaiveDateTime,
     ) -> QueryResult<()> {
         let rule = signal.kind.as_str();
-        let key = (player.to_string(), rule);
-        if !self.reported.contains_key(&key) {
-            let games = reported_games(conn, player, rule)?;
-            self.reported.insert(key.clone(), games);
-        }
-        let reported = self.reported.get_mut(&key).expect("just inserted");
+        let reported = match self.reported.entry((player.to_string(), rule)) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(first) => first.insert(reported_games(conn, player, rule)?),
+        };
         if !is_new_signal(signal, reported, self.policy) {
             return Ok(());
         }
@@ -356,11 +351,6 @@ fn parsed((text, version): (String, i64)) -> QueryResult<(PlayerRecord, i64)> {
     let record = conduct::stored::decode(&text)
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
     Ok((record, version))
-}
-
-/// The stored text of a record (the compact layout of `conduct::stored`).
-fn to_text(record: &PlayerRecord) -> QueryResult<String> {
-    Ok(conduct::stored::encode(record))
 }
 
 // The version checks are a second guard behind the row locks: a write that lost an update
