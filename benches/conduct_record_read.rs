@@ -82,7 +82,8 @@ fn import(
 }
 
 /// Where the difference comes from: preparing (replay, chat, conduct outcomes) on one core
-/// and writing (one transaction per 1,000 games), each with conduct tracking off and on.
+/// and writing (one transaction per 1,000 games as the import does, and one per game as HTTP
+/// ingest does), each with conduct tracking off and on.
 fn split(
     dir: &tempfile::TempDir,
     games: &[String],
@@ -111,11 +112,20 @@ fn split(
             games::insert_batch(&mut conn, batch, &moderation, store::now())?;
         }
         let write = started.elapsed().as_secs_f64();
+        // The HTTP ingest path: one transaction per game.
+        let mut single = fresh_db(dir, &format!("split-single-{label}.db"))?;
+        let started = Instant::now();
+        for game in &prepared {
+            games::insert(&mut single, game, &moderation, store::now())?;
+        }
+        let write_single = started.elapsed().as_secs_f64();
         let per = |secs: f64| secs * 1e6 / prepared.len().max(1) as f64;
         println!(
-            "  conduct {label:>3}: prepare {:.1} µs/game on one core, write {:.1} µs/game",
+            "  conduct {label:>3}: prepare {:.1} µs/game on one core, write {:.1} µs/game \
+             (1,000 per transaction), {:.1} µs/game (one per transaction)",
             per(prepare),
-            per(write)
+            per(write),
+            per(write_single)
         );
     }
     Ok(())

@@ -5,6 +5,9 @@
 //!   cargo bench --bench ingest_load -- --games 5000 --concurrency 16
 //!   cargo bench --bench ingest_load -- --database-url postgres://postgres@127.0.0.1:5432/db
 //!   cargo bench --bench ingest_load -- --conduct off   (conduct tracking off; on by default)
+//!   cargo bench --bench ingest_load -- --pool-size 4   (database connections; 8 by default)
+//!   cargo bench --bench ingest_load -- --players-apart 64   (games < 64 apart share no player)
+//!   cargo bench --bench ingest_load -- --warm-up 10000   (games posted first, untimed)
 //!   cargo bench --bench ingest_load -- --offensive-every 4   (a report-worthy line every 4th game)
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
@@ -34,6 +37,13 @@ struct Options {
     offensive_every: usize,
     /// `[conduct] enabled` of the in-process service.
     conduct: bool,
+    /// `[database] pool_size` of the in-process service.
+    pool_size: u32,
+    /// Each player becomes N players (a suffix from the game's index modulo N), so games less
+    /// than N apart share nobody, as real players play one game at a time. 0: names as they are.
+    players_apart: usize,
+    /// Games posted before the timed ones, untimed.
+    warm_up: usize,
 }
 
 fn options() -> Options {
@@ -45,6 +55,9 @@ fn options() -> Options {
         database_url: None,
         offensive_every: 0,
         conduct: true,
+        pool_size: 8,
+        players_apart: 0,
+        warm_up: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -59,6 +72,9 @@ fn options() -> Options {
             "--token" => o.token = value,
             "--database-url" => o.database_url = value,
             "--conduct" => o.conduct = value.as_deref() != Some("off"),
+            "--pool-size" => o.pool_size = value.and_then(|v| v.parse().ok()).unwrap_or(8),
+            "--warm-up" => o.warm_up = value.and_then(|v| v.parse().ok()).unwrap_or(0),
+            "--players-apart" => o.players_apart = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--offensive-every" => {
                 o.offensive_every = value.and_then(|v| v.parse().ok()).unwrap_or(0)
             }
@@ -74,16 +90,14 @@ fn options() -> Options {
 }
 
 /// Starts the service in-process; returns its address and a server token.
-fn start_server(
-    database_url: Option<String>,
-    conduct: bool,
-    dir: &std::path::Path,
-) -> (SocketAddr, String) {
+fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String) {
     let mut settings = Settings::defaults().expect("default settings");
-    settings.conduct.enabled = conduct;
-    settings.database.url =
-        database_url.unwrap_or_else(|| format!("sqlite://{}", dir.join("ingest.db").display()));
-    settings.database.pool_size = 8;
+    settings.conduct.enabled = o.conduct;
+    settings.database.url = o
+        .database_url
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}", dir.join("ingest.db").display()));
+    settings.database.pool_size = o.pool_size;
     settings.log.level = "warn".into();
     let pool = store::connect(&settings.database).expect("database");
     let mut conn = pool.get().expect("connection");
@@ -109,8 +123,20 @@ fn start_server(
     (addr, token)
 }
 
-fn body(games: &[String], i: usize, offensive_every: usize) -> String {
-    let (number, text) = common::replicated(games, i);
+fn body(games: &[String], i: usize, offensive_every: usize, players_apart: usize) -> String {
+    let (number, mut text) = common::replicated(games, i);
+    if players_apart > 0 {
+        for colour in ["Red", "Blue", "Yellow", "Green"] {
+            let tag = format!("[{colour} \"");
+            if let Some(start) = text.find(&tag).map(|at| at + tag.len()) {
+                if let Some(len) = text[start..].find('"') {
+                    let name = text[start..start + len].trim().to_string();
+                    let apart = format!("{name}_{}", i % players_apart);
+                    text.replace_range(start..start + len, &apart);
+                }
+            }
+        }
+    }
     let names: Vec<String> = match pgn4::parse(&text) {
         Ok(pgn) => ["Red", "Blue", "Yellow", "Green"]
             .iter()
@@ -180,39 +206,19 @@ fn post(
     Ok(status)
 }
 
-fn main() {
-    let o = options();
-    let games = Arc::new(common::real_games());
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (addr, token) = match (&o.url, &o.token) {
-        (Some(url), Some(token)) => {
-            let host = url
-                .trim_start_matches("http://")
-                .trim_end_matches('/')
-                .to_string();
-            let addr = std::net::ToSocketAddrs::to_socket_addrs(&host)
-                .ok()
-                .and_then(|mut a| a.next())
-                .expect("--url host:port");
-            (addr, token.clone())
-        }
-        (Some(_), None) => {
-            eprintln!("--url needs --token (a server token)");
-            std::process::exit(2);
-        }
-        _ => start_server(o.database_url.clone(), o.conduct, dir.path()),
-    };
-    // Bodies are built before timing.
-    let bodies: Arc<Vec<String>> = Arc::new(
-        (0..o.games)
-            .map(|i| body(&games, i, o.offensive_every))
-            .collect(),
-    );
+/// Posts every body over `concurrency` keep-alive connections; returns the latencies of the
+/// accepted ones and the number that failed.
+fn post_all(
+    addr: SocketAddr,
+    token: &str,
+    bodies: Vec<String>,
+    concurrency: usize,
+) -> (Vec<Duration>, usize) {
+    let bodies = Arc::new(bodies);
     let next = Arc::new(AtomicUsize::new(0));
-    let started = Instant::now();
-    let workers: Vec<_> = (0..o.concurrency)
+    let workers: Vec<_> = (0..concurrency)
         .map(|_| {
-            let (bodies, next, token) = (bodies.clone(), next.clone(), token.clone());
+            let (bodies, next, token) = (bodies.clone(), next.clone(), token.to_string());
             std::thread::spawn(move || {
                 let host = addr.to_string();
                 let stream = TcpStream::connect(addr).expect("connect");
@@ -251,6 +257,45 @@ fn main() {
         latencies.extend(l);
         failures += f;
     }
+    (latencies, failures)
+}
+
+fn main() {
+    let o = options();
+    let games = Arc::new(common::real_games());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (addr, token) = match (&o.url, &o.token) {
+        (Some(url), Some(token)) => {
+            let host = url
+                .trim_start_matches("http://")
+                .trim_end_matches('/')
+                .to_string();
+            let addr = std::net::ToSocketAddrs::to_socket_addrs(&host)
+                .ok()
+                .and_then(|mut a| a.next())
+                .expect("--url host:port");
+            (addr, token.clone())
+        }
+        (Some(_), None) => {
+            eprintln!("--url needs --token (a server token)");
+            std::process::exit(2);
+        }
+        _ => start_server(&o, dir.path()),
+    };
+    // Warm-up games first, untimed: the players then have records, as on a running site.
+    if o.warm_up > 0 {
+        let bodies: Vec<String> = (0..o.warm_up)
+            .map(|i| body(&games, i, o.offensive_every, o.players_apart))
+            .collect();
+        let (_, failures) = post_all(addr, &token, bodies, o.concurrency);
+        println!("warm-up: {} games, {failures} failed", o.warm_up);
+    }
+    // Bodies are built before timing.
+    let bodies: Vec<String> = (o.warm_up..o.warm_up + o.games)
+        .map(|i| body(&games, i, o.offensive_every, o.players_apart))
+        .collect();
+    let started = Instant::now();
+    let (mut latencies, failures) = post_all(addr, &token, bodies, o.concurrency);
     let seconds = started.elapsed().as_secs_f64();
     latencies.sort_unstable();
     let pct = |p: f64| {

@@ -28,6 +28,8 @@ pub struct AppState {
     pub conduct: Arc<ConductPolicy>,
     /// The moderation policy (`[moderation] policy_file`, else the built-in one).
     pub moderation: Arc<ModerationPolicy>,
+    /// SQLite has one writer at a time; ingest writers queue here (see `db_write`).
+    sqlite_writer: Option<Arc<std::sync::Mutex<()>>>,
 }
 
 /// The state could not be assembled.
@@ -62,7 +64,35 @@ impl AppState {
             chat: Analyzer::shared()?,
             conduct: Arc::new(ConductPolicy::default()),
             moderation: Arc::new(moderation),
+            sqlite_writer: (backend == Backend::Sqlite)
+                .then(|| Arc::new(std::sync::Mutex::new(()))),
         })
+    }
+
+    /// Runs blocking store code that writes, like `db`: game ingest, the one write path that
+    /// runs at volume. On SQLite these writers take turns in the process: a writer that finds
+    /// the database locked otherwise sleeps in SQLite's busy handler (1, 2, 5, 10 ... ms
+    /// between tries) while the file sits idle; queued here, the next writer starts as soon as
+    /// the previous one commits. The turn is taken before the pooled connection, so waiting
+    /// writers leave the connections to readers. Writers elsewhere (the CLI, the other
+    /// routes) still meet the busy timeout.
+    pub async fn db_write<T, E, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: Into<ApiError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let writer = self.sqlite_writer.clone();
+        web::block(move || {
+            // A poisoned lock only means another writer panicked; its transaction rolled back.
+            let _turn = writer
+                .as_ref()
+                .map(|w| w.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+            let mut conn = pool.get()?;
+            work(&mut conn).map_err(Into::into)
+        })
+        .await?
     }
 
     /// Runs blocking store code on a pooled connection, off the async workers.

@@ -35,6 +35,7 @@ use crate::conduct::{
     Signal,
 };
 use crate::moderation::{GameNumber, PlayerId};
+use diesel::result::Error::NotFound;
 
 /// The review-queue reason of every conduct report (abandoning, sandbagging and spoiling are
 /// all "abandoning / sandbagging" in the queue's vocabulary).
@@ -181,7 +182,7 @@ impl<'p> ConductWriter<'p> {
                 Some(row) => row,
                 None => {
                     self.create(conn, player, now)?;
-                    lock_record(conn, player)?.ok_or(diesel::result::Error::NotFound)?
+                    lock_record(conn, player)?.ok_or(NotFound)?
                 }
             };
             let (record, version) = parsed(row)?;
@@ -231,10 +232,7 @@ impl<'p> ConductWriter<'p> {
         let mut order: Vec<&SeatToRecord<'_>> = seats.iter().collect();
         order.sort_by(|a, b| a.player.cmp(b.player));
         for seat in order {
-            let held = self
-                .records
-                .get_mut(seat.player)
-                .ok_or(diesel::result::Error::NotFound)?;
+            let held = self.records.get_mut(seat.player).ok_or(NotFound)?;
             let mut outcome = seat.outcome.clone();
             outcome.game = GameNumber(game_id);
             outcome.player = held.record.player;
@@ -270,9 +268,13 @@ impl<'p> ConductWriter<'p> {
         changed.sort_by(|a, b| a.0.cmp(b.0));
         match conn {
             DbConnection::Sqlite(c) => {
-                if self.outcomes.len() <= ROW_BY_ROW_UP_TO {
-                    // One game's seats: the one-row insert is prepared once and cached, where
-                    // a multi-row insert would be new SQL to parse every time.
+                if let Ok(seats) = <&[OutcomeRow; 4]>::try_from(self.outcomes.as_slice()) {
+                    // One game's four seats: a fixed-size insert is prepared once and cached,
+                    // where a multi-row insert from a list would be new SQL every time.
+                    diesel::insert_into(conduct_outcomes::table)
+                        .values(seats)
+                        .execute(c)?;
+                } else if self.outcomes.len() <= ROW_BY_ROW_UP_TO {
                     for row in &self.outcomes {
                         diesel::insert_into(conduct_outcomes::table)
                             .values(row)
@@ -363,16 +365,12 @@ fn save_record(
     version: i64,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    let changed = diesel::update(
-        conduct_records::table
-            .filter(conduct_records::player.eq(player))
-            .filter(conduct_records::version.eq(version)),
-    )
-    .set((
-        conduct_records::record.eq(text),
-        conduct_records::version.eq(version + 1),
-        conduct_records::updated_at.eq(now),
-    ))
+    let changed = SaveRecord {
+        player,
+        text,
+        version,
+        now,
+    }
     .execute(c)?;
     if changed == 1 {
         Ok(())
@@ -380,6 +378,44 @@ fn save_record(
         Err(diesel::result::Error::RollbackTransaction)
     }
 }
+
+/// `UPDATE conduct_records ... WHERE player = ? AND version = ?` as a statement with a fixed
+/// identity, so SQLite prepares it once per connection (diesel prepares its update DSL anew
+/// every time, which cost more than the write itself).
+struct SaveRecord<'a> {
+    player: &'a str,
+    text: &'a str,
+    version: i64,
+    now: NaiveDateTime,
+}
+
+/// The statement-cache identity of [`SaveRecord`].
+struct SaveRecordStatement;
+
+impl diesel::query_builder::QueryId for SaveRecord<'_> {
+    type QueryId = SaveRecordStatement;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl diesel::query_builder::QueryFragment<diesel::sqlite::Sqlite> for SaveRecord<'_> {
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Text, Timestamp};
+        out.push_sql("UPDATE conduct_records SET record = ");
+        out.push_bind_param::<Text, _>(self.text)?;
+        out.push_sql(", version = version + 1, updated_at = ");
+        out.push_bind_param::<Timestamp, _>(&self.now)?;
+        out.push_sql(" WHERE player = ");
+        out.push_bind_param::<Text, _>(self.player)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.version)?;
+        Ok(())
+    }
+}
+
+impl diesel::query_dsl::RunQueryDsl<diesel::SqliteConnection> for SaveRecord<'_> {}
 
 /// Several records in one statement (`UPDATE ... FROM (VALUES ...)`).
 fn save_records_pg(

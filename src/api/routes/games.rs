@@ -127,7 +127,7 @@ pub async fn ingest_game(
     .await??;
     let site_game_id = prepared.game.site_game_id.clone();
     let outcome = state
-        .db(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
+        .db_write(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
         .await?;
     let result = |id, status: &str| IngestResult {
         id,
