@@ -9,6 +9,8 @@
 //!   cargo bench --bench ingest_load -- --players-apart 64   (games < 64 apart share no player)
 //!   cargo bench --bench ingest_load -- --warm-up 10000   (games posted first, untimed)
 //!   cargo bench --bench ingest_load -- --offensive-every 4   (a report-worthy line every 4th game)
+//! The in-process service runs its conduct applier; with conduct on, the bench then waits for
+//! the applier to empty the queue and prints that lag and the rate including it.
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
 
@@ -89,8 +91,9 @@ fn options() -> Options {
     o
 }
 
-/// Starts the service in-process; returns its address and a server token.
-fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String) {
+/// Starts the service in-process (with its conduct applier, as `arbiter serve` runs it);
+/// returns its address, a server token and a pool of its own on the same database.
+fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String, store::DbPool) {
     let mut settings = Settings::defaults().expect("default settings");
     settings.conduct.enabled = o.conduct;
     settings.database.url = o
@@ -106,10 +109,14 @@ fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String) {
         .expect("token")
         .1;
     drop(conn);
+    let mut watch = settings.database.clone();
+    watch.pool_size = 1;
+    let watch = store::connect(&watch).expect("database");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
+            arbiter::api::conduct_applier::spawn(state.clone());
             let server = actix_web::HttpServer::new(move || build_app(state.clone(), |_| {}))
                 .workers(2)
                 .disable_signals()
@@ -120,7 +127,17 @@ fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String) {
         });
     });
     let addr = rx.recv().expect("server address");
-    (addr, token)
+    (addr, token, watch)
+}
+
+/// Waits until the conduct applier has emptied the queue; returns how long that took.
+fn wait_for_conduct(watch: &store::DbPool) -> Duration {
+    let started = Instant::now();
+    let mut conn = watch.get().expect("connection");
+    while store::conduct::pending_count(&mut conn).expect("queue length") > 0 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    started.elapsed()
 }
 
 fn body(games: &[String], i: usize, offensive_every: usize, players_apart: usize) -> String {
@@ -264,7 +281,7 @@ fn main() {
     let o = options();
     let games = Arc::new(common::real_games());
     let dir = tempfile::tempdir().expect("temp dir");
-    let (addr, token) = match (&o.url, &o.token) {
+    let (addr, token, watch) = match (&o.url, &o.token) {
         (Some(url), Some(token)) => {
             let host = url
                 .trim_start_matches("http://")
@@ -274,13 +291,16 @@ fn main() {
                 .ok()
                 .and_then(|mut a| a.next())
                 .expect("--url host:port");
-            (addr, token.clone())
+            (addr, token.clone(), None)
         }
         (Some(_), None) => {
             eprintln!("--url needs --token (a server token)");
             std::process::exit(2);
         }
-        _ => start_server(&o, dir.path()),
+        _ => {
+            let (addr, token, watch) = start_server(&o, dir.path());
+            (addr, token, Some(watch))
+        }
     };
     // Warm-up games first, untimed: the players then have records, as on a running site.
     if o.warm_up > 0 {
@@ -289,6 +309,9 @@ fn main() {
             .collect();
         let (_, failures) = post_all(addr, &token, bodies, o.concurrency);
         println!("warm-up: {} games, {failures} failed", o.warm_up);
+        if let Some(watch) = &watch {
+            wait_for_conduct(watch);
+        }
     }
     // Bodies are built before timing.
     let bodies: Vec<String> = (o.warm_up..o.warm_up + o.games)
@@ -313,4 +336,14 @@ fn main() {
         pct(0.50),
         pct(0.99)
     );
+    // The applier ran alongside; what it had not applied by the last response it applies now.
+    if let (Some(watch), true) = (&watch, o.conduct) {
+        let behind = wait_for_conduct(watch).as_secs_f64();
+        println!(
+            "conduct records current {:.2} s after the last response: {:.0} games/s posted and \
+             applied",
+            behind,
+            latencies.len() as f64 / (seconds + behind)
+        );
+    }
 }

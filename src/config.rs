@@ -37,7 +37,17 @@ pub struct Settings {
 pub struct ConductSettings {
     /// Record outcomes and update player records when a game is stored.
     pub enabled: bool,
+    /// How often the conduct applier looks for stored games not yet applied to their
+    /// players' records (milliseconds). A full batch is followed by the next at once.
+    pub apply_interval_ms: u64,
+    /// Most stored games the applier applies in one transaction.
+    pub apply_batch: u32,
 }
+
+/// Bounds of `[conduct] apply_batch` (its ids are bound parameters of one statement).
+pub const MAX_CONDUCT_APPLY_BATCH: u32 = 5000;
+/// Upper bound of `[conduct] apply_interval_ms`: records may not trail ingest by more.
+pub const MAX_CONDUCT_APPLY_INTERVAL_MS: u64 = 60_000;
 
 /// Where the moderation policy (report limits, priorities, ladders...) comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -235,6 +245,20 @@ impl Settings {
             return Err(bad(
                 "chat.window_min_games",
                 "must not exceed chat.window_games (0 disables the window)",
+            ));
+        }
+        if self.conduct.apply_interval_ms == 0
+            || self.conduct.apply_interval_ms > MAX_CONDUCT_APPLY_INTERVAL_MS
+        {
+            return Err(bad(
+                "conduct.apply_interval_ms",
+                &format!("must be between 1 and {MAX_CONDUCT_APPLY_INTERVAL_MS}"),
+            ));
+        }
+        if self.conduct.apply_batch == 0 || self.conduct.apply_batch > MAX_CONDUCT_APPLY_BATCH {
+            return Err(bad(
+                "conduct.apply_batch",
+                &format!("must be between 1 and {MAX_CONDUCT_APPLY_BATCH}"),
             ));
         }
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {

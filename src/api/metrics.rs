@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
 };
 
 use crate::store::DbPool;
@@ -15,6 +16,10 @@ pub struct Metrics {
     pool_connections: IntGauge,
     pool_idle: IntGauge,
     pool_max: IntGauge,
+    /// Stored games applied to conduct records by this instance's applier.
+    pub conduct_applied: IntCounter,
+    /// Stored games waiting for a conduct applier, as this instance's applier last saw.
+    pub conduct_pending: IntGauge,
 }
 
 impl Metrics {
@@ -40,6 +45,16 @@ impl Metrics {
         )?;
         let pool_idle = IntGauge::new("db_pool_idle_connections", "Idle database connections.")?;
         let pool_max = IntGauge::new("db_pool_max_connections", "Configured pool size.")?;
+        let conduct_applied = IntCounter::new(
+            "conduct_applied_games_total",
+            "Stored games applied to conduct records by this instance.",
+        )?;
+        let conduct_pending = IntGauge::new(
+            "conduct_pending_games",
+            "Stored games not yet applied to conduct records (as last counted).",
+        )?;
+        registry.register(Box::new(conduct_applied.clone()))?;
+        registry.register(Box::new(conduct_pending.clone()))?;
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(latency.clone()))?;
         registry.register(Box::new(pool_connections.clone()))?;
@@ -52,6 +67,8 @@ impl Metrics {
             pool_connections,
             pool_idle,
             pool_max,
+            conduct_applied,
+            conduct_pending,
         })
     }
 

@@ -2,6 +2,7 @@
 //! Handlers stay thin: extract, call store/pure code, map to a typed response.
 
 pub mod auth;
+pub mod conduct_applier;
 pub mod error;
 pub mod json;
 pub mod metrics;

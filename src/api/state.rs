@@ -11,7 +11,8 @@ use crate::chat::{Analyzer, AnalyzerError};
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::moderation::ModerationPolicy;
-use crate::store::{Backend, DatabaseTarget, DbConnection, DbPool};
+use crate::store::conduct::{self, AppliedBatch};
+use crate::store::{self, Backend, DatabaseTarget, DbConnection, DbPool};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -93,6 +94,39 @@ impl AppState {
             work(&mut conn).map_err(Into::into)
         })
         .await?
+    }
+
+    /// Applies one batch of queued games to their players' conduct records (a writer turn
+    /// like ingest on SQLite).
+    pub async fn apply_conduct_batch(&self) -> Result<AppliedBatch, ApiError> {
+        let policy = self.conduct.clone();
+        let moderation = self.moderation.clone();
+        let batch = i64::from(self.settings.conduct.apply_batch);
+        let done = self
+            .db_write(move |conn| {
+                conduct::apply_pending(conn, &policy, &moderation, batch, store::now())
+            })
+            .await?;
+        for (game, reason) in &done.unreadable {
+            tracing::error!(game, %reason, "queued conduct outcomes unreadable: dropped (run `arbiter conduct rebuild`)");
+        }
+        self.metrics.conduct_applied.inc_by(done.applied as u64);
+        Ok(done)
+    }
+
+    /// Applies queued games until the queue is empty; returns how many were taken off it.
+    /// The applier runs this every `[conduct] apply_interval_ms`; tests call it to bring the
+    /// records up to date.
+    pub async fn apply_conduct_backlog(&self) -> Result<usize, ApiError> {
+        let full = self.settings.conduct.apply_batch as usize;
+        let mut taken = 0;
+        loop {
+            let done = self.apply_conduct_batch().await?.taken();
+            taken += done;
+            if done < full {
+                return Ok(taken);
+            }
+        }
     }
 
     /// Runs blocking store code on a pooled connection, off the async workers.

@@ -107,6 +107,9 @@ pub fn rebuild(
         conn.transaction(|conn| -> QueryResult<()> {
             let mut writer = ConductWriter::new(policy, None);
             let ids: Vec<i64> = page.iter().map(|g| g.id).collect();
+            // Games still queued for the applier are recomputed here instead; first, so a
+            // game an applier holds is waited for and then found recorded below.
+            conduct::take_off_queue(conn, &ids)?;
             let done: HashSet<i64> = outcomes_table::table
                 .filter(outcomes_table::game_id.eq_any(&ids))
                 .select(outcomes_table::game_id)

@@ -144,6 +144,61 @@ pub fn decode(text: &str) -> Result<PlayerRecord, DecodeError> {
     })
 }
 
+const SEATS_PREFIX: &str = "s1:";
+
+/// Most seats a game's stored outcomes may list.
+const MOST_SEATS: usize = 4;
+
+/// The stored text of one game's seat outcomes, with each seat's player name: what an
+/// ingested game leaves for the conduct applier. Each outcome is laid out as in a record (its
+/// end time relative to zero); its player id is not stored (the record supplies it).
+pub fn encode_seats(seats: &[(&str, &SeatOutcome)]) -> String {
+    let mut w = Writer(Vec::with_capacity(16 + 48 * seats.len()));
+    w.unsigned(seats.len() as u64);
+    for (player, outcome) in seats {
+        w.unsigned(player.len() as u64);
+        w.0.extend_from_slice(player.as_bytes());
+        w.outcome(outcome, outcome.ended_at.timestamp_micros());
+    }
+    let mut text = String::with_capacity(SEATS_PREFIX.len() + w.0.len() * 4 / 3 + 4);
+    text.push_str(SEATS_PREFIX);
+    BASE64.encode_string(&w.0, &mut text);
+    text
+}
+
+/// The seats of [`encode_seats`]: (player name, outcome), the outcome's player id unset (0).
+pub fn decode_seats(text: &str) -> Result<Vec<(String, SeatOutcome)>, DecodeError> {
+    let body = text
+        .strip_prefix(SEATS_PREFIX)
+        .ok_or_else(|| error("stored seats lack their prefix"))?;
+    let bytes = BASE64
+        .decode(body)
+        .map_err(|e| error(format!("base64: {e}")))?;
+    let mut r = Reader {
+        bytes: &bytes,
+        at: 0,
+    };
+    let n = r.length(MOST_SEATS, "seats")?;
+    let mut seats = Vec::with_capacity(n);
+    for _ in 0..n {
+        let len = r.unsigned()?;
+        let name = usize::try_from(len)
+            .ok()
+            .and_then(|len| r.bytes.get(r.at..r.at.checked_add(len)?))
+            .ok_or_else(|| error(format!("a {len}-byte name runs past the end")))?;
+        let name = std::str::from_utf8(name)
+            .map_err(|e| error(format!("player name: {e}")))?
+            .to_string();
+        r.at += name.len();
+        let (outcome, _) = r.outcome(PlayerId(0), 0)?;
+        seats.push((name, outcome));
+    }
+    if r.at != bytes.len() {
+        return Err(error(format!("{} bytes left over", bytes.len() - r.at)));
+    }
+    Ok(seats)
+}
+
 /// The counters of [`OutcomeCounts`] in mask-bit order.
 fn counter_values(c: &OutcomeCounts) -> [i64; 16] {
     [
@@ -541,6 +596,46 @@ mod tests {
             record.apply(&outcome_with(game, kind, departure));
         }
         record
+    }
+
+    #[test]
+    fn a_games_seats_round_trip_with_their_names() {
+        let outcomes: Vec<SeatOutcome> = (0..4)
+            .map(|i| {
+                let mut o = outcome_with(
+                    40 + i,
+                    OutcomeKind::ALL[i as usize],
+                    departures()[(i + 1) as usize].clone(),
+                );
+                o.player = PlayerId(0);
+                o
+            })
+            .collect();
+        let names = ["Ann", "Bø b", "", "dee_4"];
+        let seats: Vec<(&str, &SeatOutcome)> = names.iter().copied().zip(&outcomes).collect();
+        let text = encode_seats(&seats);
+        let back = decode_seats(&text).expect("decodes");
+        let expected: Vec<(String, SeatOutcome)> = names
+            .iter()
+            .map(|n| n.to_string())
+            .zip(outcomes.iter().cloned())
+            .collect();
+        assert_eq!(back, expected);
+    }
+
+    #[test]
+    fn damaged_seats_are_refused_with_a_reason() {
+        let o = outcome_with(3, OutcomeKind::Resigned, departures()[2].clone());
+        let text = encode_seats(&[("Ann", &o)]);
+        assert!(decode_seats(&text[..text.len() - 3]).is_err());
+        assert!(decode_seats(&text[3..]).is_err(), "no prefix");
+        let five: Vec<(&str, &SeatOutcome)> = (0..5).map(|_| ("x", &o)).collect();
+        let refused = decode_seats(&encode_seats(&five)).unwrap_err();
+        assert!(refused.0.contains("5 seats"), "{refused}");
+        // A name longer than what is left.
+        let bytes = [1u8, 200, 1];
+        let text = format!("{SEATS_PREFIX}{}", BASE64.encode(bytes));
+        assert!(decode_seats(&text).is_err());
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Conduct tracking: `conduct_outcomes` (one row per seat of every game) and
 //! `conduct_records` (one bounded `PlayerRecord` per player, as JSON).
 //!
-//! Everything here runs inside the transaction that stores the game, so a game, its outcomes,
-//! the records it changed and the automatic reports it raised commit together or not at all.
+//! - Ingest over HTTP queues a game ([`queue_game`], one `conduct_pending` row in the game's
+//!   transaction); the applier ([`apply_pending`]) applies queued games in batches: their
+//!   outcome rows, the records they change, the reports they raise and their removal from the
+//!   queue commit together or not at all. The bulk import applies its batches in place.
 //!
 //! - Concurrency: [`ConductWriter`] reads the records of every player of its transaction up
 //!   front with `SELECT ... FOR UPDATE` on PostgreSQL (SQLite serialises writers), in
@@ -29,7 +31,7 @@ use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
 use super::players;
 use super::schema::automatic_reports as reports_table;
-use super::schema::{automatic_report_games, conduct_outcomes, conduct_records};
+use super::schema::{automatic_report_games, conduct_outcomes, conduct_pending, conduct_records};
 use crate::conduct::{
     self, is_new_signal, ConductPolicy, DepartureKind, OutcomeKind, PlayerRecord, SeatOutcome,
     Signal,
@@ -328,6 +330,133 @@ impl<'p> ConductWriter<'p> {
         reported.extend(signal.supporting_games.iter().copied());
         Ok(())
     }
+}
+
+/// Queues one stored game for the conduct applier: its seats' outcomes, encoded, in one row
+/// (one cached single-row insert in the game's transaction, where applying it there would
+/// read, update and rewrite four player records).
+pub fn queue_game(
+    conn: &mut DbConnection,
+    game_id: i64,
+    played_at: NaiveDateTime,
+    seats: &[SeatToRecord<'_>],
+) -> QueryResult<()> {
+    let listed: Vec<(&str, &SeatOutcome)> = seats.iter().map(|s| (s.player, s.outcome)).collect();
+    diesel::insert_into(conduct_pending::table)
+        .values((
+            conduct_pending::game_id.eq(game_id),
+            conduct_pending::played_at.eq(played_at),
+            conduct_pending::seats.eq(conduct::stored::encode_seats(&listed)),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// What one [`apply_pending`] call did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct AppliedBatch {
+    /// Queued games applied to their players' records.
+    pub applied: usize,
+    /// Queued games whose outcomes were already recorded (by a rebuild): dropped from the
+    /// queue without applying them twice.
+    pub already_recorded: usize,
+    /// (game id, reason) of queued rows that could not be read: dropped from the queue (the
+    /// game stays in the archive, and `arbiter conduct rebuild` recomputes it).
+    pub unreadable: Vec<(i64, String)>,
+}
+
+impl AppliedBatch {
+    /// Rows taken off the queue.
+    pub fn taken(&self) -> usize {
+        self.applied + self.already_recorded + self.unreadable.len()
+    }
+}
+
+/// Applies up to `batch` queued games, oldest first, in one transaction: their outcome rows,
+/// their players' records (each read and written once for the batch) and the automatic
+/// reports their signals raise; then deletes them from the queue. On PostgreSQL the queued
+/// rows are locked with `SKIP LOCKED`, so several instances' appliers share the queue without
+/// waiting for each other's games (a player's record is still locked in name order).
+pub fn apply_pending(
+    conn: &mut DbConnection,
+    policy: &ConductPolicy,
+    moderation: &ModerationPolicy,
+    batch: i64,
+    now: NaiveDateTime,
+) -> QueryResult<AppliedBatch> {
+    conn.transaction(|conn| {
+        let query = conduct_pending::table
+            .order(conduct_pending::game_id.asc())
+            .limit(batch.max(1))
+            .select((
+                conduct_pending::game_id,
+                conduct_pending::played_at,
+                conduct_pending::seats,
+            ));
+        let queued: Vec<(i64, NaiveDateTime, String)> = match conn {
+            DbConnection::Sqlite(c) => query.load(c)?,
+            DbConnection::Postgres(c) => query.for_update().skip_locked().load(c)?,
+        };
+        let mut done = AppliedBatch::default();
+        if queued.is_empty() {
+            return Ok(done);
+        }
+        let ids: Vec<i64> = queued.iter().map(|q| q.0).collect();
+        let recorded: BTreeSet<i64> = conduct_outcomes::table
+            .filter(conduct_outcomes::game_id.eq_any(&ids))
+            .select(conduct_outcomes::game_id)
+            .distinct()
+            .load(conn)?
+            .into_iter()
+            .collect();
+        let mut games = Vec::with_capacity(queued.len());
+        for (game_id, played_at, text) in &queued {
+            if recorded.contains(game_id) {
+                done.already_recorded += 1;
+                continue;
+            }
+            match conduct::stored::decode_seats(text) {
+                Ok(seats) => games.push((*game_id, *played_at, seats)),
+                Err(e) => done.unreadable.push((*game_id, e.to_string())),
+            }
+        }
+        let mut writer = ConductWriter::new(policy, Some(moderation));
+        let players = games
+            .iter()
+            .flat_map(|(_, _, seats)| seats.iter().map(|(p, _)| p.as_str()));
+        writer.hold(conn, players, now)?;
+        for (game_id, played_at, seats) in &games {
+            let seats: Vec<SeatToRecord<'_>> = seats
+                .iter()
+                .map(|(player, outcome)| SeatToRecord { player, outcome })
+                .collect();
+            writer.record_game(conn, *game_id, *played_at, &seats, now)?;
+            done.applied += 1;
+        }
+        writer.finish(conn, now)?;
+        diesel::delete(conduct_pending::table.filter(conduct_pending::game_id.eq_any(&ids)))
+            .execute(conn)?;
+        Ok(done)
+    })
+}
+
+/// How many stored games wait for the conduct applier.
+pub fn pending_count(conn: &mut DbConnection) -> QueryResult<u64> {
+    let n: i64 = conduct_pending::table.count().get_result(conn)?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
+/// Takes `games` off the queue (a rebuild recomputing them); returns how many were queued.
+/// On PostgreSQL this waits for an applier holding any of them, so the caller's next read of
+/// `conduct_outcomes` sees what that applier recorded.
+pub fn take_off_queue(conn: &mut DbConnection, games: &[i64]) -> QueryResult<usize> {
+    let mut taken = 0;
+    for chunk in games.chunks(500) {
+        taken +=
+            diesel::delete(conduct_pending::table.filter(conduct_pending::game_id.eq_any(chunk)))
+                .execute(conn)?;
+    }
+    Ok(taken)
 }
 
 /// Records per update statement on PostgreSQL (bounded bound parameters).

@@ -189,13 +189,9 @@ pub fn insert(
     // concurrent) re-reads the stored game. The transaction writes first, so a SQLite writer
     // waits for the lock (busy timeout) instead of failing to upgrade a read.
     let stored = conn.transaction(|conn| {
-        // The game's players are held by `record_game`, after the game row is written.
-        let mut conduct = conduct_writer(std::slice::from_ref(game), policy);
-        let id = insert_rows(conn, game, policy, conduct.as_mut(), now)?;
-        if let Some(writer) = conduct {
-            writer.finish(conn, now)?;
-        }
-        Ok(id)
+        // Conduct is queued, not applied: the applier updates the players' records in
+        // batches (`conduct::apply_pending`).
+        insert_rows(conn, game, policy, ConductStep::Queue, now)
     });
     match stored {
         Ok(id) => Ok(StoreOutcome::Created(id)),
@@ -247,7 +243,11 @@ pub fn insert_batch(
             let outcome = match known.get(&game.game.site_game_id) {
                 Some(existing) => judge(existing.clone(), &game.game.content_hash),
                 None => {
-                    let id = insert_rows(conn, game, policy, conduct.as_mut(), now)?;
+                    let step = match conduct.as_mut() {
+                        Some(writer) => ConductStep::Apply(writer),
+                        None => ConductStep::Queue,
+                    };
+                    let id = insert_rows(conn, game, policy, step, now)?;
                     known.insert(
                         game.game.site_game_id.clone(),
                         (id, game.game.content_hash.clone()),
@@ -274,11 +274,19 @@ fn conduct_writer<'a>(
     Some(ConductWriter::new(&outcomes.policy, Some(policy)))
 }
 
+/// What storing a game does with its conduct outcomes (when it was prepared with them).
+enum ConductStep<'w, 'p> {
+    /// Queue them for the conduct applier (one game over HTTP).
+    Queue,
+    /// Apply them in this transaction (the bulk import's batches).
+    Apply(&'w mut ConductWriter<'p>),
+}
+
 fn insert_rows(
     conn: &mut DbConnection,
     prepared: &PreparedGame,
     policy: &ModerationPolicy,
-    conduct_writer: Option<&mut ConductWriter<'_>>,
+    conduct_step: ConductStep<'_, '_>,
     now: NaiveDateTime,
 ) -> QueryResult<i64> {
     let g = &prepared.game;
@@ -373,7 +381,7 @@ fn insert_rows(
         }
     }
     super::chat_flags::insert_for_game(conn, id, prepared, policy, now)?;
-    if let (Some(conduct), Some(writer)) = (&prepared.conduct, conduct_writer) {
+    if let Some(conduct) = &prepared.conduct {
         let seats: Vec<SeatToRecord<'_>> = prepared
             .seats
             .iter()
@@ -382,7 +390,11 @@ fn insert_rows(
                 outcome: &conduct.outcomes[s.seat.index() as usize],
             })
             .collect();
-        writer.record_game(conn, id, g.played_at.unwrap_or(now), &seats, now)?;
+        let played_at = g.played_at.unwrap_or(now);
+        match conduct_step {
+            ConductStep::Queue => super::conduct::queue_game(conn, id, played_at, &seats)?,
+            ConductStep::Apply(writer) => writer.record_game(conn, id, played_at, &seats, now)?,
+        }
     }
     Ok(id)
 }

@@ -146,6 +146,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    conduct_pending (game_id) {
+        game_id -> BigInt,
+        played_at -> Timestamp,
+        seats -> Text,
+    }
+}
+
+diesel::table! {
     conduct_records (player) {
         player -> Text,
         player_id -> BigInt,
@@ -294,6 +302,7 @@ diesel::joinable!(chat_flags -> games (game_id));
 diesel::joinable!(automatic_reports -> games (game_id));
 diesel::joinable!(automatic_report_games -> automatic_reports (report_id));
 diesel::joinable!(conduct_outcomes -> games (game_id));
+diesel::joinable!(conduct_pending -> games (game_id));
 diesel::joinable!(conduct_records -> players (player_id));
 diesel::joinable!(game_chat -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -328,5 +337,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     report_timeouts,
     modlog,
     conduct_outcomes,
+    conduct_pending,
     conduct_records
 );

@@ -94,7 +94,15 @@ fn event(kind: &str, seat: &str, ply: usize, at: DateTime<Utc>) -> Value {
     json!({ "kind": kind, "seat": seat, "ply": ply, "at": at })
 }
 
+/// Posts a game and lets the conduct applier take it, as it would within an interval.
 async fn ingest(app: &TestApp, server: &str, body: &Value) -> i64 {
+    let id = post_game(app, server, body).await;
+    let expected = usize::from(app.state.settings.conduct.enabled);
+    assert_eq!(app.apply_conduct().await, expected, "queued games applied");
+    id
+}
+
+async fn post_game(app: &TestApp, server: &str, body: &Value) -> i64 {
     let response = app.post_json("/api/v1/games", Some(server), body).await;
     assert_eq!(response.status, 201, "{}", response.text());
     response.json()["id"].as_i64().expect("id")
@@ -284,6 +292,24 @@ async fn incremental_records_equal_a_rebuild() {
         )
         .expect("stored");
     }
+    // The applier takes the queue in batches of any size; each player's record is then read
+    // and written once per batch, and must come out as a rebuild in played order.
+    assert!(conduct::pending_count(&mut conn).expect("count") >= n as u64);
+    loop {
+        let done = conduct::apply_pending(
+            &mut conn,
+            &policy,
+            &app.state.moderation,
+            97,
+            arbiter::store::now(),
+        )
+        .expect("applied");
+        assert!(done.unreadable.is_empty(), "{:?}", done.unreadable);
+        if done.taken() == 0 {
+            break;
+        }
+    }
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
     let records = conduct::all_records(&mut conn).expect("records");
     let outcomes = conduct::all_outcomes(&mut conn).expect("outcomes");
     assert!(outcomes.len() >= (n + 100) * 4);
@@ -452,4 +478,201 @@ async fn conduct_tracking_can_be_switched_off() {
         .expect("rows")
         .is_empty());
     assert!(conduct::record(&mut conn, "b").expect("read").is_none());
+}
+
+/// The eight games of [`habits_raise_one_report_listing_every_supporting_game_once`], posted
+/// without applying them; returns the leaver's game ids.
+async fn post_leaver_games(app: &TestApp, server: &str, first_number: u64) -> Vec<i64> {
+    let game = read("ffa/cc_game_0078.pgn4");
+    let mut leaver_games = Vec::new();
+    for day in 0..8u64 {
+        let names = ["leaver", "steady", "other_y", "other_g"];
+        let leaves = day % 3 != 1;
+        let ending = if leaves { "T" } else { "" };
+        let text = cut(&game, 24, first_number + day, names, ending).expect("cut");
+        let at = t0() + TimeDelta::days(day as i64);
+        let mut events = vec![
+            event("disconnect", "blue", 10, at - TimeDelta::minutes(20)),
+            event("reconnect", "blue", 10, at - TimeDelta::minutes(19)),
+        ];
+        if leaves {
+            events.push(event("disconnect", "red", 24, at - TimeDelta::minutes(2)));
+        }
+        let body = json!({ "pgn4": text, "ended_at": at, "events": events });
+        let id = post_game(app, server, &body).await;
+        if leaves {
+            leaver_games.push(id);
+        }
+    }
+    leaver_games
+}
+
+#[actix_web::test]
+async fn queued_games_wait_for_the_applier_and_one_batch_raises_the_same_report() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let leaver_games = post_leaver_games(&app, &server, 935_000_000).await;
+    let mut conn = app.state.pool.get().expect("connection");
+    // Stored, queued, not yet applied.
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 8);
+    assert!(conduct::record(&mut conn, "leaver")
+        .expect("read")
+        .is_none());
+    assert!(conduct::all_outcomes(&mut conn).expect("rows").is_empty());
+    assert!(automatic_reports::for_player(&mut conn, "leaver", 10)
+        .expect("reports")
+        .is_empty());
+
+    // One batch: the same report as game by game (raised at the fourth forfeit, listing
+    // those four), once.
+    assert_eq!(app.apply_conduct().await, 8);
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
+    let record = conduct::record(&mut conn, "leaver")
+        .expect("read")
+        .expect("record");
+    assert_eq!(record.totals.games, 8);
+    assert_eq!(record.totals.forfeits_after_disconnect, 5);
+    assert_eq!(conduct::all_outcomes(&mut conn).expect("rows").len(), 32);
+    let reports = automatic_reports::for_player(&mut conn, "leaver", 10).expect("reports");
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let supporting = automatic_reports::supporting_games(&mut conn, reports[0].id).expect("games");
+    assert_eq!(supporting, leaver_games[..4].to_vec());
+    assert!(automatic_reports::for_player(&mut conn, "steady", 10)
+        .expect("reports")
+        .is_empty());
+    // Nothing is applied twice.
+    assert_eq!(app.apply_conduct().await, 0);
+    let again = conduct::record(&mut conn, "leaver")
+        .expect("read")
+        .expect("record");
+    assert_eq!(again, record);
+}
+
+#[actix_web::test]
+async fn a_rebuild_takes_over_queued_games_and_they_are_not_applied_again() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    post_leaver_games(&app, &server, 936_000_000).await;
+    let mut conn = app.state.pool.get().expect("connection");
+    let policy = ConductPolicy::default();
+    let report = rebuild(&mut conn, AbortPreset::Seed001, &policy, 3, |_| {}).expect("rebuild");
+    assert_eq!(report.games, 8);
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
+    assert_eq!(app.apply_conduct().await, 0);
+    let rebuilt = conduct::all_records(&mut conn).expect("records");
+    assert_eq!(rebuilt.len(), 4);
+    assert!(rebuilt.iter().all(|(_, r)| r.totals.games == 8));
+
+    // A game queued while its outcomes are already recorded (a rebuild got there first) is
+    // dropped from the queue, not counted twice.
+    let id = post_game(
+        &app,
+        &server,
+        &json!({ "pgn4": cut(&read("ffa/cc_game_0078.pgn4"), 24, 936_100_000,
+            ["leaver", "steady", "other_y", "other_g"], "").expect("cut"),
+            "ended_at": t0() + TimeDelta::days(20) }),
+    )
+    .await;
+    rebuild(&mut conn, AbortPreset::Seed001, &policy, 100, |_| {}).expect("rebuild");
+    let seats = conduct::outcomes_of_game(&mut conn, id).expect("rows");
+    assert_eq!(seats.len(), 4);
+    // Put the game back on the queue as if the applier had not seen the rebuild's work.
+    {
+        use arbiter::store::schema::conduct_pending;
+        use diesel::prelude::*;
+        diesel::insert_into(conduct_pending::table)
+            .values((
+                conduct_pending::game_id.eq(id),
+                conduct_pending::played_at.eq(t0().naive_utc()),
+                conduct_pending::seats.eq(arbiter::conduct::stored::encode_seats(&[])),
+            ))
+            .execute(&mut *conn)
+            .expect("queued again");
+    }
+    let done = conduct::apply_pending(
+        &mut conn,
+        &policy,
+        &app.state.moderation,
+        10,
+        arbiter::store::now(),
+    )
+    .expect("applied");
+    assert_eq!((done.applied, done.already_recorded), (0, 1));
+    let records = conduct::all_records(&mut conn).expect("records");
+    assert!(
+        records.iter().all(|(_, r)| r.totals.games == 9),
+        "{records:?}"
+    );
+}
+
+#[actix_web::test]
+async fn an_unreadable_queued_game_is_dropped_and_the_rest_applied() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    post_leaver_games(&app, &server, 937_000_000).await;
+    let mut conn = app.state.pool.get().expect("connection");
+    let damaged: i64 = {
+        use arbiter::store::schema::conduct_pending;
+        use diesel::prelude::*;
+        let first: i64 = conduct_pending::table
+            .select(conduct_pending::game_id)
+            .order(conduct_pending::game_id.asc())
+            .first(&mut *conn)
+            .expect("queued");
+        diesel::update(conduct_pending::table.filter(conduct_pending::game_id.eq(first)))
+            .set(conduct_pending::seats.eq("s1:!!"))
+            .execute(&mut *conn)
+            .expect("damaged");
+        first
+    };
+    let done = conduct::apply_pending(
+        &mut conn,
+        &ConductPolicy::default(),
+        &app.state.moderation,
+        100,
+        arbiter::store::now(),
+    )
+    .expect("applied");
+    assert_eq!(done.applied, 7);
+    assert_eq!(done.unreadable.len(), 1);
+    assert_eq!(done.unreadable[0].0, damaged);
+    assert!(
+        done.unreadable[0].1.contains("base64"),
+        "{:?}",
+        done.unreadable
+    );
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
+    let record = conduct::record(&mut conn, "steady")
+        .expect("read")
+        .expect("record");
+    assert_eq!(record.totals.games, 7);
+}
+
+#[actix_web::test]
+async fn the_background_applier_brings_records_up_to_date() {
+    let app = TestApp::spawn_with(|s| s.conduct.apply_interval_ms = 20).await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let applier = arbiter::api::conduct_applier::spawn(app.state.clone());
+    post_leaver_games(&app, &server, 938_000_000).await;
+    let admin = app.token(TokenRole::Admin, "alice");
+    let started = std::time::Instant::now();
+    let games = loop {
+        let response = app
+            .get("/api/v1/players/leaver/conduct", Some(&admin))
+            .await;
+        let games = (response.status == 200)
+            .then(|| response.json()["conduct"]["record"]["totals"]["games"].as_u64())
+            .flatten();
+        if games == Some(8) || started.elapsed() > std::time::Duration::from_secs(20) {
+            break games;
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    applier.abort();
+    assert_eq!(games, Some(8));
+    let metrics = app.get("/metrics", None).await.text();
+    assert!(
+        metrics.contains("arbiter_conduct_applied_games_total 8"),
+        "{metrics}"
+    );
 }

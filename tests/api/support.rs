@@ -177,6 +177,15 @@ impl TestApp {
         TestApp { state, service, db }
     }
 
+    /// Applies every queued game to the conduct records (what the background applier does
+    /// every `[conduct] apply_interval_ms`); returns how many it took off the queue.
+    pub async fn apply_conduct(&self) -> usize {
+        self.state
+            .apply_conduct_backlog()
+            .await
+            .expect("conduct applied")
+    }
+
     /// A new API token of `role`, created through the store.
     pub fn token(&self, role: TokenRole, name: &str) -> String {
         let mut conn = self.state.pool.get().expect("connection");
