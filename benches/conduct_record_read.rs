@@ -83,7 +83,8 @@ fn import(
 
 /// Where the difference comes from: preparing (replay, chat, conduct outcomes) on one core
 /// and writing (one transaction per 1,000 games as the import does, and one per game as HTTP
-/// ingest does), each with conduct tracking off and on.
+/// ingest does, then the applier's batches for what it queued), each with conduct tracking
+/// off and on.
 fn split(
     dir: &tempfile::TempDir,
     games: &[String],
@@ -119,13 +120,21 @@ fn split(
             games::insert(&mut single, game, &moderation, store::now())?;
         }
         let write_single = started.elapsed().as_secs_f64();
+        // What the HTTP path queued, applied as the applier does (500 games per transaction).
+        let started = Instant::now();
+        while conduct::apply_pending(&mut single, policy, &moderation, 500, store::now())?.taken()
+            > 0
+        {}
+        let apply = started.elapsed().as_secs_f64();
         let per = |secs: f64| secs * 1e6 / prepared.len().max(1) as f64;
         println!(
             "  conduct {label:>3}: prepare {:.1} µs/game on one core, write {:.1} µs/game \
-             (1,000 per transaction), {:.1} µs/game (one per transaction)",
+             (1,000 per transaction), {:.1} µs/game (one per transaction) + applier {:.1} \
+             µs/game (500 per transaction)",
             per(prepare),
             per(write),
-            per(write_single)
+            per(write_single),
+            per(apply)
         );
     }
     Ok(())

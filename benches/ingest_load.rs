@@ -8,6 +8,7 @@
 //!   cargo bench --bench ingest_load -- --pool-size 4   (database connections; 8 by default)
 //!   cargo bench --bench ingest_load -- --players-apart 64   (games < 64 apart share no player)
 //!   cargo bench --bench ingest_load -- --warm-up 10000   (games posted first, untimed)
+//!   cargo bench --bench ingest_load -- --apply-interval-ms 1000 --apply-batch 200   (applier)
 //!   cargo bench --bench ingest_load -- --offensive-every 4   (a report-worthy line every 4th game)
 //! The in-process service runs its conduct applier; with conduct on, the bench then waits for
 //! the applier to empty the queue and prints that lag and the rate including it.
@@ -46,6 +47,9 @@ struct Options {
     players_apart: usize,
     /// Games posted before the timed ones, untimed.
     warm_up: usize,
+    /// `[conduct] apply_interval_ms` and `apply_batch` of the in-process service.
+    apply_interval_ms: Option<u64>,
+    apply_batch: Option<u32>,
 }
 
 fn options() -> Options {
@@ -60,6 +64,8 @@ fn options() -> Options {
         pool_size: 8,
         players_apart: 0,
         warm_up: 0,
+        apply_interval_ms: None,
+        apply_batch: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -75,6 +81,8 @@ fn options() -> Options {
             "--database-url" => o.database_url = value,
             "--conduct" => o.conduct = value.as_deref() != Some("off"),
             "--pool-size" => o.pool_size = value.and_then(|v| v.parse().ok()).unwrap_or(8),
+            "--apply-interval-ms" => o.apply_interval_ms = value.and_then(|v| v.parse().ok()),
+            "--apply-batch" => o.apply_batch = value.and_then(|v| v.parse().ok()),
             "--warm-up" => o.warm_up = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--players-apart" => o.players_apart = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--offensive-every" => {
@@ -101,6 +109,12 @@ fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String, stor
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}", dir.join("ingest.db").display()));
     settings.database.pool_size = o.pool_size;
+    if let Some(ms) = o.apply_interval_ms {
+        settings.conduct.apply_interval_ms = ms;
+    }
+    if let Some(batch) = o.apply_batch {
+        settings.conduct.apply_batch = batch;
+    }
     settings.log.level = "warn".into();
     let pool = store::connect(&settings.database).expect("database");
     let mut conn = pool.get().expect("connection");

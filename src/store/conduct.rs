@@ -7,8 +7,9 @@
 //!   queue commit together or not at all. The bulk import applies its batches in place.
 //!
 //! - Concurrency: [`ConductWriter`] reads the records of every player of its transaction up
-//!   front with `SELECT ... FOR UPDATE` on PostgreSQL (SQLite serialises writers), in
-//!   player-name order, so two transactions locking the same players cannot deadlock.
+//!   front, on PostgreSQL with one `SELECT ... ORDER BY player FOR UPDATE` after creating the
+//!   missing ones in name order (SQLite serialises writers), so two transactions locking the
+//!   same players cannot deadlock.
 //!   `version` rises by one on every write.
 //! - Arrival order: `PlayerRecord::apply` keys everything by the game's `played_at`, so
 //!   applying games in any order gives the record a rebuild in played order gives. Signals are
@@ -174,11 +175,11 @@ impl<'p> ConductWriter<'p> {
         if wanted.is_empty() {
             return Ok(());
         }
-        // In name order, one player at a time, creating a missing record at its turn: every
-        // writer takes its row locks (and inserts new rows) in the same order, so two cannot
-        // deadlock. (Locking the whole list in one statement would take the existing rows
-        // before creating a missing one that sorts earlier.) One statement, the same each
-        // time, so the statement cache serves it.
+        if let DbConnection::Postgres(_) = conn {
+            return self.hold_all_pg(conn, wanted, now);
+        }
+        // SQLite: one writer holds the whole database, so reading is enough; one player at a
+        // time with the same cached statement, creating a missing record at its turn.
         for player in wanted {
             let row = match lock_record(conn, player)? {
                 Some(row) => row,
@@ -190,6 +191,58 @@ impl<'p> ConductWriter<'p> {
             let (record, version) = parsed(row)?;
             self.records.insert(
                 player.to_string(),
+                HeldRecord {
+                    record,
+                    version,
+                    changed: false,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// PostgreSQL: round trips cost more than rows, so the batch's players are held in a few
+    /// statements: missing records are created first, in name order, then every record is
+    /// read and locked by one `SELECT ... ORDER BY player FOR UPDATE`, which locks in name
+    /// order. Every writer creates, then locks, in that one order, so two cannot deadlock: a
+    /// writer waits only for records another writer created or locked earlier in the order.
+    fn hold_all_pg(
+        &mut self,
+        conn: &mut DbConnection,
+        wanted: BTreeSet<&str>,
+        now: NaiveDateTime,
+    ) -> QueryResult<()> {
+        // One array parameter each (`= ANY($1)`), however many players: one lock order.
+        let names: Vec<&str> = wanted.iter().copied().collect();
+        let existing: BTreeSet<String> = conduct_records::table
+            .filter(conduct_records::player.eq_any(&names))
+            .select(conduct_records::player)
+            .load::<String>(conn)?
+            .into_iter()
+            .collect();
+        for player in names.iter().filter(|p| !existing.contains(**p)) {
+            self.create(conn, player, now)?;
+        }
+        let DbConnection::Postgres(c) = conn else {
+            return Err(NotFound);
+        };
+        let rows: Vec<(String, String, i64)> = conduct_records::table
+            .filter(conduct_records::player.eq_any(&names))
+            .order(conduct_records::player.asc())
+            .select((
+                conduct_records::player,
+                conduct_records::record,
+                conduct_records::version,
+            ))
+            .for_update()
+            .load(c)?;
+        if rows.len() != names.len() {
+            return Err(NotFound);
+        }
+        for (player, text, version) in rows {
+            let (record, version) = parsed((text, version))?;
+            self.records.insert(
+                player,
                 HeldRecord {
                     record,
                     version,
@@ -372,9 +425,9 @@ impl AppliedBatch {
     }
 }
 
-/// Applies up to `batch` queued games, oldest first, in one transaction: their outcome rows,
-/// their players' records (each read and written once for the batch) and the automatic
-/// reports their signals raise; then deletes them from the queue. On PostgreSQL the queued
+/// Takes up to `batch` queued games off the queue, oldest first, and applies them in the
+/// same transaction: their outcome rows, their players' records (each read and written once
+/// for the batch) and the automatic reports their signals raise. On PostgreSQL the queued
 /// rows are locked with `SKIP LOCKED`, so several instances' appliers share the queue without
 /// waiting for each other's games (a player's record is still locked in name order).
 pub fn apply_pending(
@@ -385,18 +438,12 @@ pub fn apply_pending(
     now: NaiveDateTime,
 ) -> QueryResult<AppliedBatch> {
     conn.transaction(|conn| {
-        let query = conduct_pending::table
-            .order(conduct_pending::game_id.asc())
-            .limit(batch.max(1))
-            .select((
-                conduct_pending::game_id,
-                conduct_pending::played_at,
-                conduct_pending::seats,
-            ));
-        let queued: Vec<(i64, NaiveDateTime, String)> = match conn {
-            DbConnection::Sqlite(c) => query.load(c)?,
-            DbConnection::Postgres(c) => query.for_update().skip_locked().load(c)?,
-        };
+        let mut queued = take_queued(conn, batch.max(1))?;
+        queued.sort_by_key(|q| q.game_id);
+        let queued: Vec<(i64, NaiveDateTime, String)> = queued
+            .into_iter()
+            .map(|q| (q.game_id, q.played_at, q.seats))
+            .collect();
         let mut done = AppliedBatch::default();
         if queued.is_empty() {
             return Ok(done);
@@ -434,10 +481,40 @@ pub fn apply_pending(
             done.applied += 1;
         }
         writer.finish(conn, now)?;
-        diesel::delete(conduct_pending::table.filter(conduct_pending::game_id.eq_any(&ids)))
-            .execute(conn)?;
         Ok(done)
     })
+}
+
+#[derive(QueryableByName)]
+struct QueuedGame {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    game_id: i64,
+    #[diesel(sql_type = diesel::sql_types::Timestamp)]
+    played_at: NaiveDateTime,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    seats: String,
+}
+
+/// Deletes the oldest `batch` queued games and returns them; the caller's transaction puts
+/// them back if it fails. Deleting first makes the transaction a writer from its first
+/// statement: on SQLite it waits for the write lock (busy timeout) instead of failing to
+/// upgrade a read; on PostgreSQL `SKIP LOCKED` passes over games another applier holds.
+fn take_queued(conn: &mut DbConnection, batch: i64) -> QueryResult<Vec<QueuedGame>> {
+    use diesel::sql_types::BigInt;
+    match conn {
+        DbConnection::Sqlite(c) => diesel::sql_query(
+            "DELETE FROM conduct_pending WHERE game_id IN (SELECT game_id FROM conduct_pending \
+             ORDER BY game_id LIMIT ?) RETURNING game_id, played_at, seats",
+        )
+        .bind::<BigInt, _>(batch)
+        .load(c),
+        DbConnection::Postgres(c) => diesel::sql_query(
+            "DELETE FROM conduct_pending WHERE game_id IN (SELECT game_id FROM conduct_pending \
+             ORDER BY game_id LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING game_id, played_at, seats",
+        )
+        .bind::<BigInt, _>(batch)
+        .load(c),
+    }
 }
 
 /// How many stored games wait for the conduct applier.
@@ -466,16 +543,14 @@ const ROW_BY_ROW_UP_TO: usize = 8;
 /// Outcome rows per multi-row insert (16 columns each).
 const OUTCOMES_PER_STATEMENT: usize = 500;
 
-/// A player's stored record and version, locked for the rest of the transaction on
-/// PostgreSQL (SQLite's one writer holds the whole database).
+/// A player's stored record and version (SQLite, whose one writer holds the whole database;
+/// PostgreSQL locks in `hold_all_pg`).
 fn lock_record(conn: &mut DbConnection, player: &str) -> QueryResult<Option<(String, i64)>> {
-    let query = conduct_records::table
+    conduct_records::table
         .filter(conduct_records::player.eq(player))
-        .select((conduct_records::record, conduct_records::version));
-    match conn {
-        DbConnection::Sqlite(c) => query.first(c).optional(),
-        DbConnection::Postgres(c) => query.for_update().first(c).optional(),
-    }
+        .select((conduct_records::record, conduct_records::version))
+        .first(conn)
+        .optional()
 }
 
 fn parsed((text, version): (String, i64)) -> QueryResult<(PlayerRecord, i64)> {

@@ -676,3 +676,69 @@ async fn the_background_applier_brings_records_up_to_date() {
         "{metrics}"
     );
 }
+
+#[actix_web::test]
+async fn two_appliers_share_the_queue_and_agree_with_a_rebuild() {
+    let app = TestApp::spawn().await;
+    let n = if app.db.is_postgres() { 400 } else { 1200 };
+    let policy = Arc::new(ConductPolicy::default());
+    {
+        let mut conn = app.state.pool.get().expect("connection");
+        for body in generated_games(11, n, 950_000_000) {
+            let submission: Submission = serde_json::from_value(body).expect("submission");
+            let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(&policy))
+                .expect("generated game is valid");
+            games::insert(
+                &mut conn,
+                &prepared,
+                &app.state.moderation,
+                arbiter::store::now(),
+            )
+            .expect("stored");
+        }
+    }
+    // Two appliers on their own connections, small batches, the same ten players throughout:
+    // they contend for the same records (PostgreSQL: SKIP LOCKED on the queue, records locked
+    // in name order; SQLite: one writer at a time).
+    let appliers: Vec<_> = (0..2)
+        .map(|_| {
+            let (pool, policy) = (app.state.pool.clone(), policy.clone());
+            let moderation = app.state.moderation.clone();
+            std::thread::spawn(move || {
+                let mut conn = pool.get().expect("connection");
+                let mut applied = 0;
+                loop {
+                    let done = conduct::apply_pending(
+                        &mut conn,
+                        &policy,
+                        &moderation,
+                        23,
+                        arbiter::store::now(),
+                    )
+                    .expect("applied");
+                    applied += done.applied;
+                    if done.taken() == 0 {
+                        return applied;
+                    }
+                }
+            })
+        })
+        .collect();
+    let applied: usize = appliers
+        .into_iter()
+        .map(|a| a.join().expect("applier"))
+        .sum();
+    assert_eq!(applied, n);
+    let mut conn = app.state.pool.get().expect("connection");
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
+    let records = conduct::all_records(&mut conn).expect("records");
+    let outcomes = conduct::all_outcomes(&mut conn).expect("outcomes");
+    assert_eq!(outcomes.len(), n * 4);
+    let report = rebuild(&mut conn, AbortPreset::Seed001, &policy, 250, |_| {}).expect("rebuild");
+    assert_eq!(report.games as usize, n);
+    assert_eq!(conduct::all_records(&mut conn).expect("records"), records);
+    assert_eq!(
+        conduct::all_outcomes(&mut conn).expect("outcomes"),
+        outcomes
+    );
+}
