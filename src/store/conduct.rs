@@ -323,24 +323,27 @@ impl<'p> ConductWriter<'p> {
         changed.sort_by(|a, b| a.0.cmp(b.0));
         match conn {
             DbConnection::Sqlite(c) => {
-                if let Ok(seats) = <&[OutcomeRow; 4]>::try_from(self.outcomes.as_slice()) {
-                    // One game's four seats: a fixed-size insert is prepared once and cached,
-                    // where a multi-row insert from a list would be new SQL every time.
+                // Fixed-size inserts are prepared once per connection and cached, where a
+                // multi-row insert from a list is new SQL every time (preparing it was most of
+                // a batch's cost): 128 rows (32 games) at a time, then a game's four seats,
+                // then single rows.
+                let mut rest = self.outcomes.as_slice();
+                while let Some((rows, tail)) = rest.split_first_chunk::<OUTCOMES_PER_BIG_INSERT>() {
+                    diesel::insert_into(conduct_outcomes::table)
+                        .values(rows)
+                        .execute(c)?;
+                    rest = tail;
+                }
+                while let Some((seats, tail)) = rest.split_first_chunk::<4>() {
                     diesel::insert_into(conduct_outcomes::table)
                         .values(seats)
                         .execute(c)?;
-                } else if self.outcomes.len() <= ROW_BY_ROW_UP_TO {
-                    for row in &self.outcomes {
-                        diesel::insert_into(conduct_outcomes::table)
-                            .values(row)
-                            .execute(c)?;
-                    }
-                } else {
-                    for chunk in self.outcomes.chunks(OUTCOMES_PER_STATEMENT) {
-                        diesel::insert_into(conduct_outcomes::table)
-                            .values(chunk)
-                            .execute(c)?;
-                    }
+                    rest = tail;
+                }
+                for row in rest {
+                    diesel::insert_into(conduct_outcomes::table)
+                        .values(row)
+                        .execute(c)?;
                 }
                 for (player, text, version) in &changed {
                     save_record(c, player, text, *version, now)?;
@@ -538,9 +541,9 @@ pub fn take_off_queue(conn: &mut DbConnection, games: &[i64]) -> QueryResult<usi
 
 /// Records per update statement on PostgreSQL (bounded bound parameters).
 const NAMES_PER_STATEMENT: usize = 500;
-/// Outcome rows inserted one by one on SQLite (a game's seats); more go in multi-row inserts.
-const ROW_BY_ROW_UP_TO: usize = 8;
-/// Outcome rows per multi-row insert (16 columns each).
+/// Outcome rows per cached fixed-size insert on SQLite (16 columns each: 2,048 parameters).
+const OUTCOMES_PER_BIG_INSERT: usize = 128;
+/// Outcome rows per multi-row insert on PostgreSQL (16 columns each).
 const OUTCOMES_PER_STATEMENT: usize = 500;
 
 /// A player's stored record and version (SQLite, whose one writer holds the whole database;
