@@ -383,6 +383,31 @@ mod tests {
     }
 
     #[test]
+    fn conduct_applier_settings_are_validated() {
+        for (toml, key) in [
+            (
+                "[conduct]\napply_interval_ms = 0\n",
+                "conduct.apply_interval_ms",
+            ),
+            (
+                "[conduct]\napply_interval_ms = 60001\n",
+                "conduct.apply_interval_ms",
+            ),
+            ("[conduct]\napply_batch = 0\n", "conduct.apply_batch"),
+            ("[conduct]\napply_batch = 5001\n", "conduct.apply_batch"),
+        ] {
+            let err = Settings::from_toml_str(toml).unwrap_err();
+            assert!(err.to_string().contains(key), "{toml}: {err}");
+        }
+        let s = Settings::from_toml_str("[conduct]\napply_interval_ms = 50\napply_batch = 1\n")
+            .expect("in range");
+        assert_eq!(
+            (s.conduct.apply_interval_ms, s.conduct.apply_batch),
+            (50, 1)
+        );
+    }
+
+    #[test]
     fn redaction_hides_secrets() {
         let s = Settings::from_toml_str(
             "[auth]\nplayer_token_secret = \"0123456789abcdef0123456789abcdef\"\n\

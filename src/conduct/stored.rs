@@ -95,9 +95,7 @@ pub fn decode(text: &str) -> Result<PlayerRecord, DecodeError> {
     let Some(body) = text.strip_prefix(PREFIX) else {
         return serde_json::from_str(text).map_err(|e| error(e.to_string()));
     };
-    let bytes = BASE64
-        .decode(body)
-        .map_err(|e| error(format!("base64: {e}")))?;
+    let bytes = unbase64(body)?;
     let mut r = Reader {
         bytes: &bytes,
         at: 0,
@@ -171,9 +169,7 @@ pub fn decode_seats(text: &str) -> Result<Vec<(String, SeatOutcome)>, DecodeErro
     let body = text
         .strip_prefix(SEATS_PREFIX)
         .ok_or_else(|| error("stored seats lack their prefix"))?;
-    let bytes = BASE64
-        .decode(body)
-        .map_err(|e| error(format!("base64: {e}")))?;
+    let bytes = unbase64(body)?;
     let mut r = Reader {
         bytes: &bytes,
         at: 0,
@@ -197,6 +193,12 @@ pub fn decode_seats(text: &str) -> Result<Vec<(String, SeatOutcome)>, DecodeErro
         return Err(error(format!("{} bytes left over", bytes.len() - r.at)));
     }
     Ok(seats)
+}
+
+fn unbase64(body: &str) -> Result<Vec<u8>, DecodeError> {
+    BASE64
+        .decode(body)
+        .map_err(|e| error(format!("base64: {e}")))
 }
 
 /// The counters of [`OutcomeCounts`] in mask-bit order.

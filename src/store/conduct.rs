@@ -181,11 +181,11 @@ impl<'p> ConductWriter<'p> {
         // SQLite: one writer holds the whole database, so reading is enough; one player at a
         // time with the same cached statement, creating a missing record at its turn.
         for player in wanted {
-            let row = match lock_record(conn, player)? {
+            let row = match read_record(conn, player)? {
                 Some(row) => row,
                 None => {
                     self.create(conn, player, now)?;
-                    lock_record(conn, player)?.ok_or(NotFound)?
+                    read_record(conn, player)?.ok_or(NotFound)?
                 }
             };
             let (record, version) = parsed(row)?;
@@ -548,7 +548,7 @@ const OUTCOMES_PER_STATEMENT: usize = 500;
 
 /// A player's stored record and version (SQLite, whose one writer holds the whole database;
 /// PostgreSQL locks in `hold_all_pg`).
-fn lock_record(conn: &mut DbConnection, player: &str) -> QueryResult<Option<(String, i64)>> {
+fn read_record(conn: &mut DbConnection, player: &str) -> QueryResult<Option<(String, i64)>> {
     conduct_records::table
         .filter(conduct_records::player.eq(player))
         .select((conduct_records::record, conduct_records::version))

@@ -265,6 +265,29 @@ fn generated_games(seed: u64, n: usize, first_number: u64) -> Vec<Value> {
     out
 }
 
+/// Stores [`generated_games`] through the ingest's prepare + store path (queued for conduct).
+fn store_generated_games(
+    app: &TestApp,
+    policy: &Arc<ConductPolicy>,
+    seed: u64,
+    n: usize,
+    first_number: u64,
+) {
+    let mut conn = app.state.pool.get().expect("connection");
+    for body in generated_games(seed, n, first_number) {
+        let submission: Submission = serde_json::from_value(body).expect("submission");
+        let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(policy))
+            .expect("generated game is valid");
+        games::insert(
+            &mut conn,
+            &prepared,
+            &app.state.moderation,
+            arbiter::store::now(),
+        )
+        .expect("stored");
+    }
+}
+
 #[actix_web::test]
 async fn incremental_records_equal_a_rebuild() {
     let app = TestApp::spawn().await;
@@ -279,19 +302,8 @@ async fn incremental_records_equal_a_rebuild() {
     // Generated games through the same prepare + store path, out of played order.
     let n = if app.db.is_postgres() { 300 } else { 2500 };
     let policy = Arc::new(ConductPolicy::default());
+    store_generated_games(&app, &policy, 7, n, 920_000_000);
     let mut conn = app.state.pool.get().expect("connection");
-    for body in generated_games(7, n, 920_000_000) {
-        let submission: Submission = serde_json::from_value(body).expect("submission");
-        let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(&policy))
-            .expect("generated game is valid");
-        games::insert(
-            &mut conn,
-            &prepared,
-            &app.state.moderation,
-            arbiter::store::now(),
-        )
-        .expect("stored");
-    }
     // The applier takes the queue in batches of any size; each player's record is then read
     // and written once per batch, and must come out as a rebuild in played order.
     assert!(conduct::pending_count(&mut conn).expect("count") >= n as u64);
@@ -682,21 +694,7 @@ async fn two_appliers_share_the_queue_and_agree_with_a_rebuild() {
     let app = TestApp::spawn().await;
     let n = if app.db.is_postgres() { 400 } else { 1200 };
     let policy = Arc::new(ConductPolicy::default());
-    {
-        let mut conn = app.state.pool.get().expect("connection");
-        for body in generated_games(11, n, 950_000_000) {
-            let submission: Submission = serde_json::from_value(body).expect("submission");
-            let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(&policy))
-                .expect("generated game is valid");
-            games::insert(
-                &mut conn,
-                &prepared,
-                &app.state.moderation,
-                arbiter::store::now(),
-            )
-            .expect("stored");
-        }
-    }
+    store_generated_games(&app, &policy, 11, n, 950_000_000);
     // Two appliers on their own connections, small batches, the same ten players throughout:
     // they contend for the same records (PostgreSQL: SKIP LOCKED on the queue, records locked
     // in name order; SQLite: one writer at a time).
