@@ -11,7 +11,10 @@
 //!   cargo bench --bench ingest_load -- --apply-interval-ms 1000 --apply-batch 200   (applier)
 //!   cargo bench --bench ingest_load -- --offensive-every 4   (a report-worthy line every 4th game)
 //! The in-process service runs its conduct applier; with conduct on, the bench then waits for
-//! the applier to empty the queue and prints that lag and the rate including it.
+//! the applier to empty the queue and prints that lag, the rate including it, and the longest
+//! queue seen while posting (bounded: the applier keeps up).
+//!   cargo bench --bench ingest_load -- --compare 6   (6 rounds of on/off pairs, each on a
+//!       fresh database, the order alternating; prints each round's change and the medians)
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
 
@@ -50,6 +53,8 @@ struct Options {
     /// `[conduct] apply_interval_ms` and `apply_batch` of the in-process service.
     apply_interval_ms: Option<u64>,
     apply_batch: Option<u32>,
+    /// Rounds of on/off pairs (0: one run as `--conduct` says).
+    compare: usize,
 }
 
 fn options() -> Options {
@@ -66,6 +71,7 @@ fn options() -> Options {
         warm_up: 0,
         apply_interval_ms: None,
         apply_batch: None,
+        compare: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -83,6 +89,7 @@ fn options() -> Options {
             "--pool-size" => o.pool_size = value.and_then(|v| v.parse().ok()).unwrap_or(8),
             "--apply-interval-ms" => o.apply_interval_ms = value.and_then(|v| v.parse().ok()),
             "--apply-batch" => o.apply_batch = value.and_then(|v| v.parse().ok()),
+            "--compare" => o.compare = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--warm-up" => o.warm_up = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--players-apart" => o.players_apart = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--offensive-every" => {
@@ -99,15 +106,22 @@ fn options() -> Options {
     o
 }
 
-/// Starts the service in-process (with its conduct applier, as `arbiter serve` runs it);
-/// returns its address, a server token and a pool of its own on the same database.
-fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String, store::DbPool) {
+/// The service running in-process for one measurement.
+struct InProcess {
+    addr: SocketAddr,
+    token: String,
+    /// A pool of its own on the same database, to watch the conduct queue.
+    watch: store::DbPool,
+    handle: actix_web::dev::ServerHandle,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// Starts the service in-process (with its background tasks, as `arbiter serve` runs it) on
+/// `database_url`, conduct tracking on or off.
+fn start_server(o: &Options, database_url: String, conduct: bool) -> InProcess {
     let mut settings = Settings::defaults().expect("default settings");
-    settings.conduct.enabled = o.conduct;
-    settings.database.url = o
-        .database_url
-        .clone()
-        .unwrap_or_else(|| format!("sqlite://{}", dir.join("ingest.db").display()));
+    settings.conduct.enabled = conduct;
+    settings.database.url = database_url;
     settings.database.pool_size = o.pool_size;
     if let Some(ms) = o.apply_interval_ms {
         settings.conduct.apply_interval_ms = ms;
@@ -127,21 +141,51 @@ fn start_server(o: &Options, dir: &std::path::Path) -> (SocketAddr, String, stor
     watch.pool_size = 1;
     let watch = store::connect(&watch).expect("database");
     let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
+    let thread = std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
-            arbiter::api::conduct_applier::spawn(state.clone());
+            arbiter::api::spawn_background_tasks(state.clone());
             let server = actix_web::HttpServer::new(move || build_app(state.clone(), |_| {}))
                 .workers(2)
                 .disable_signals()
                 .bind(("127.0.0.1", 0))
                 .expect("bind");
-            let _ = tx.send(server.addrs()[0]);
-            let _ = server.run().await;
+            let addr = server.addrs()[0];
+            let server = server.run();
+            let _ = tx.send((addr, server.handle()));
+            let _ = server.await;
         });
     });
-    let addr = rx.recv().expect("server address");
-    (addr, token, watch)
+    let (addr, handle) = rx.recv().expect("server address");
+    InProcess {
+        addr,
+        token,
+        watch,
+        handle,
+        thread,
+    }
+}
+
+impl InProcess {
+    /// Stops the server and its applier (the runtime they run on ends).
+    fn stop(self) {
+        actix_web::rt::System::new().block_on(self.handle.stop(false));
+        self.thread.join().expect("server thread");
+    }
+}
+
+/// A fresh, empty PostgreSQL database at `url` (dropped first if it exists), for one run.
+fn recreate_postgres(url: &str) {
+    use diesel::{Connection, RunQueryDsl};
+    let (server, name) = url.rsplit_once('/').expect("postgres://host/database");
+    let mut admin =
+        diesel::PgConnection::establish(&format!("{server}/postgres")).expect("postgres");
+    diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+        .execute(&mut admin)
+        .expect("drop database");
+    diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
+        .execute(&mut admin)
+        .expect("create database");
 }
 
 /// Waits until the conduct applier has emptied the queue; returns how long that took.
@@ -152,6 +196,38 @@ fn wait_for_conduct(watch: &store::DbPool) -> Duration {
         std::thread::sleep(Duration::from_millis(5));
     }
     started.elapsed()
+}
+
+/// Samples the conduct queue's length every 50 ms while games are posted: a queue that stays
+/// bounded means the applier keeps up, so the posting rate is also the sustained rate.
+struct QueueSampler {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    handle: std::thread::JoinHandle<u64>,
+}
+
+fn sample_queue(watch: store::DbPool) -> QueueSampler {
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    let handle = std::thread::spawn(move || {
+        let mut conn = watch.get().expect("connection");
+        let mut deepest = 0;
+        while !flag.load(Ordering::Relaxed) {
+            if let Ok(n) = store::conduct::pending_count(&mut conn) {
+                deepest = deepest.max(n);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        deepest
+    });
+    QueueSampler { stop, handle }
+}
+
+impl QueueSampler {
+    /// Stops sampling; returns the longest queue seen.
+    fn stop(self) -> u64 {
+        self.stop.store(true, Ordering::Relaxed);
+        self.handle.join().expect("queue sampler")
+    }
 }
 
 fn body(games: &[String], i: usize, offensive_every: usize, players_apart: usize) -> String {
@@ -291,11 +367,170 @@ fn post_all(
     (latencies, failures)
 }
 
+/// What one measurement found.
+struct Measured {
+    /// Games accepted per second while posting.
+    posted: f64,
+    /// Games per second counted until the applier had emptied the queue (conduct on).
+    until_current: Option<f64>,
+}
+
+/// Posts the warm-up games (untimed), then the timed ones; prints and returns the rates.
+fn measure(
+    o: &Options,
+    games: &[String],
+    addr: SocketAddr,
+    token: &str,
+    watch: Option<&store::DbPool>,
+    conduct: bool,
+) -> Measured {
+    // Warm-up games first, untimed: the players then have records, as on a running site.
+    if o.warm_up > 0 {
+        let bodies: Vec<String> = (0..o.warm_up)
+            .map(|i| body(games, i, o.offensive_every, o.players_apart))
+            .collect();
+        let (_, failures) = post_all(addr, token, bodies, o.concurrency);
+        if failures > 0 {
+            println!("warm-up: {} games, {failures} failed", o.warm_up);
+        }
+        if let Some(watch) = watch {
+            wait_for_conduct(watch);
+        }
+    }
+    // Bodies are built before timing.
+    let bodies: Vec<String> = (o.warm_up..o.warm_up + o.games)
+        .map(|i| body(games, i, o.offensive_every, o.players_apart))
+        .collect();
+    let started = Instant::now();
+    let sampler = match (watch, conduct) {
+        (Some(watch), true) => Some(sample_queue(watch.clone())),
+        _ => None,
+    };
+    let (mut latencies, failures) = post_all(addr, token, bodies, o.concurrency);
+    let seconds = started.elapsed().as_secs_f64();
+    let deepest_queue = sampler.map(QueueSampler::stop);
+    latencies.sort_unstable();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    };
+    let posted = latencies.len() as f64 / seconds;
+    println!(
+        "ingest (conduct {}): {} games with 20 chat lines, {} connections, {seconds:.2} s: \
+         {posted:.0} games/s, p50 {:.1} ms, p99 {:.1} ms, {failures} failed",
+        if conduct { "on" } else { "off" },
+        latencies.len(),
+        o.concurrency,
+        pct(0.50),
+        pct(0.99)
+    );
+    // The applier ran alongside; what it had not applied by the last response it applies now.
+    let until_current = match (watch, conduct) {
+        (Some(watch), true) => {
+            let behind = wait_for_conduct(watch).as_secs_f64();
+            let rate = latencies.len() as f64 / (seconds + behind);
+            println!(
+                "conduct records current {behind:.2} s after the last response: {rate:.0} \
+                 games/s posted and applied; queue at most {} games while posting",
+                deepest_queue.unwrap_or(0)
+            );
+            Some(rate)
+        }
+        _ => None,
+    };
+    Measured {
+        posted,
+        until_current,
+    }
+}
+
+/// One in-process measurement on a fresh database.
+fn measure_in_process(o: &Options, games: &[String], conduct: bool) -> Measured {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = match &o.database_url {
+        Some(url) => {
+            if o.compare > 0 {
+                recreate_postgres(url);
+            }
+            url.clone()
+        }
+        None => format!("sqlite://{}", dir.path().join("ingest.db").display()),
+    };
+    let server = start_server(o, url, conduct);
+    let measured = measure(
+        o,
+        games,
+        server.addr,
+        &server.token,
+        Some(&server.watch),
+        conduct,
+    );
+    server.stop();
+    measured
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// `--compare N`: N rounds, each one run with conduct tracking on and one with it off, each on
+/// a fresh database, the order alternating between rounds so drift in the machine's speed
+/// falls on both sides. Prints each round's difference and the medians.
+fn compare(o: &Options, games: &[String]) {
+    let mut posted = Vec::new();
+    let mut until_current = Vec::new();
+    for round in 1..=o.compare {
+        let order = if round % 2 == 1 {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        let mut on = None;
+        let mut off = None;
+        for conduct in order {
+            let measured = measure_in_process(o, games, conduct);
+            if conduct {
+                on = Some(measured);
+            } else {
+                off = Some(measured);
+            }
+        }
+        let (on, off) = (on.expect("on"), off.expect("off"));
+        let change = |rate: f64| (rate / off.posted - 1.0) * 100.0;
+        let current = on.until_current.unwrap_or(on.posted);
+        println!(
+            "round {round}: off {:.0}, on {:.0} games/s posting ({:+.1}%), {current:.0} until \
+             records current ({:+.1}%)",
+            off.posted,
+            on.posted,
+            change(on.posted),
+            change(current)
+        );
+        posted.push(change(on.posted));
+        until_current.push(change(current));
+    }
+    println!(
+        "conduct tracking on vs off, median of {} rounds: posting {:+.1}%, until records \
+         current {:+.1}%",
+        o.compare,
+        median(&mut posted),
+        median(&mut until_current)
+    );
+}
+
 fn main() {
     let o = options();
-    let games = Arc::new(common::real_games());
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (addr, token, watch) = match (&o.url, &o.token) {
+    let games = common::real_games();
+    match (&o.url, &o.token) {
         (Some(url), Some(token)) => {
             let host = url
                 .trim_start_matches("http://")
@@ -305,59 +540,15 @@ fn main() {
                 .ok()
                 .and_then(|mut a| a.next())
                 .expect("--url host:port");
-            (addr, token.clone(), None)
+            measure(&o, &games, addr, token, None, o.conduct);
         }
         (Some(_), None) => {
             eprintln!("--url needs --token (a server token)");
             std::process::exit(2);
         }
+        _ if o.compare > 0 => compare(&o, &games),
         _ => {
-            let (addr, token, watch) = start_server(&o, dir.path());
-            (addr, token, Some(watch))
+            measure_in_process(&o, &games, o.conduct);
         }
-    };
-    // Warm-up games first, untimed: the players then have records, as on a running site.
-    if o.warm_up > 0 {
-        let bodies: Vec<String> = (0..o.warm_up)
-            .map(|i| body(&games, i, o.offensive_every, o.players_apart))
-            .collect();
-        let (_, failures) = post_all(addr, &token, bodies, o.concurrency);
-        println!("warm-up: {} games, {failures} failed", o.warm_up);
-        if let Some(watch) = &watch {
-            wait_for_conduct(watch);
-        }
-    }
-    // Bodies are built before timing.
-    let bodies: Vec<String> = (o.warm_up..o.warm_up + o.games)
-        .map(|i| body(&games, i, o.offensive_every, o.players_apart))
-        .collect();
-    let started = Instant::now();
-    let (mut latencies, failures) = post_all(addr, &token, bodies, o.concurrency);
-    let seconds = started.elapsed().as_secs_f64();
-    latencies.sort_unstable();
-    let pct = |p: f64| {
-        latencies
-            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-    };
-    println!(
-        "ingest (conduct {}): {} games with 20 chat lines, {} connections, {seconds:.2} s: \
-         {:.0} games/s, p50 {:.1} ms, p99 {:.1} ms, {failures} failed",
-        if o.conduct { "on" } else { "off" },
-        latencies.len(),
-        o.concurrency,
-        latencies.len() as f64 / seconds,
-        pct(0.50),
-        pct(0.99)
-    );
-    // The applier ran alongside; what it had not applied by the last response it applies now.
-    if let (Some(watch), true) = (&watch, o.conduct) {
-        let behind = wait_for_conduct(watch).as_secs_f64();
-        println!(
-            "conduct records current {:.2} s after the last response: {:.0} games/s posted and \
-             applied",
-            behind,
-            latencies.len() as f64 / (seconds + behind)
-        );
     }
 }

@@ -48,6 +48,8 @@ pub struct ConductSettings {
 pub const MAX_CONDUCT_APPLY_BATCH: u32 = 5000;
 /// Upper bound of `[conduct] apply_interval_ms`: records may not trail ingest by more.
 pub const MAX_CONDUCT_APPLY_INTERVAL_MS: u64 = 60_000;
+/// Upper bound of `[database] checkpoint_interval_ms`.
+pub const MAX_CHECKPOINT_INTERVAL_MS: u64 = 60_000;
 
 /// Where the moderation policy (report limits, priorities, ladders...) comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -120,6 +122,9 @@ pub struct DatabaseSettings {
     pub pool_size: u32,
     pub connect_timeout_secs: u64,
     pub busy_timeout_ms: u64,
+    /// SQLite only: how often `arbiter serve` copies the write-ahead log into the database
+    /// file, off the writers' path; 0 leaves it to the committing writer.
+    pub checkpoint_interval_ms: u64,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -220,6 +225,12 @@ impl Settings {
             return Err(bad(
                 "database.connect_timeout_secs",
                 "must be greater than 0",
+            ));
+        }
+        if self.database.checkpoint_interval_ms > MAX_CHECKPOINT_INTERVAL_MS {
+            return Err(bad(
+                "database.checkpoint_interval_ms",
+                &format!("must be at most {MAX_CHECKPOINT_INTERVAL_MS} (0: checkpoints at commit)"),
             ));
         }
         if crate::store::DatabaseTarget::parse(&self.database.url).is_err() {
@@ -380,6 +391,21 @@ mod tests {
         let off = Settings::from_toml_str("[chat]\nwindow_games = 0\nwindow_min_games = 5\n")
             .expect("0 disables");
         assert!(!off.chat.window_rule().enabled());
+    }
+
+    #[test]
+    fn checkpoint_interval_is_validated() {
+        let s = Settings::defaults().expect("defaults");
+        assert_eq!(s.database.checkpoint_interval_ms, 100);
+        let err =
+            Settings::from_toml_str("[database]\ncheckpoint_interval_ms = 60001\n").unwrap_err();
+        assert!(
+            err.to_string().contains("database.checkpoint_interval_ms"),
+            "{err}"
+        );
+        let off = Settings::from_toml_str("[database]\ncheckpoint_interval_ms = 0\n")
+            .expect("0 leaves checkpoints to commits");
+        assert_eq!(off.database.checkpoint_interval_ms, 0);
     }
 
     #[test]

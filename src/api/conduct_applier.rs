@@ -5,7 +5,9 @@
 //! Why a queue: applying a game reads, updates and rewrites four player records. Inside the
 //! game's own transaction that cost about as much as storing the game (SQLite's single writer
 //! held for it; on PostgreSQL, shared players' row locks held across whole ingests). Batched,
-//! a player's record is read and written once per batch and the batch commits once.
+//! a player's record is read and written once per batch and the batch commits once; on SQLite
+//! the batch is read and applied before the applier's turn to write, so ingest waits only for
+//! its writes.
 //!
 //! Several instances may share a PostgreSQL database: each takes rows with `SKIP LOCKED`.
 //! Records and conduct reports trail ingest by about `[conduct] apply_interval_ms`; a queued

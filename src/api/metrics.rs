@@ -20,6 +20,9 @@ pub struct Metrics {
     pub conduct_applied: IntCounter,
     /// Stored games waiting for a conduct applier, as this instance's applier last saw.
     pub conduct_pending: IntGauge,
+    /// SQLite: write-ahead log pages not yet copied into the database file, as the
+    /// checkpointer last saw.
+    pub sqlite_wal_behind: IntGauge,
 }
 
 impl Metrics {
@@ -53,6 +56,11 @@ impl Metrics {
             "conduct_pending_games",
             "Stored games not yet applied to conduct records (as last counted).",
         )?;
+        let sqlite_wal_behind = IntGauge::new(
+            "sqlite_wal_uncheckpointed_pages",
+            "SQLite log pages not yet copied into the database file (as last checkpointed).",
+        )?;
+        registry.register(Box::new(sqlite_wal_behind.clone()))?;
         registry.register(Box::new(conduct_applied.clone()))?;
         registry.register(Box::new(conduct_pending.clone()))?;
         registry.register(Box::new(requests.clone()))?;
@@ -69,6 +77,7 @@ impl Metrics {
             pool_max,
             conduct_applied,
             conduct_pending,
+            sqlite_wal_behind,
         })
     }
 

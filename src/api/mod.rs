@@ -2,6 +2,7 @@
 //! Handlers stay thin: extract, call store/pure code, map to a typed response.
 
 pub mod auth;
+pub mod checkpointer;
 pub mod conduct_applier;
 pub mod error;
 pub mod json;
@@ -22,6 +23,13 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub use error::ApiError;
 pub use state::AppState;
+
+/// Starts the background tasks every `arbiter serve` instance runs on the current actix
+/// runtime: the conduct applier and, on SQLite, the checkpointer.
+pub fn spawn_background_tasks(state: web::Data<AppState>) {
+    conduct_applier::spawn(state.clone());
+    checkpointer::spawn(state);
+}
 
 /// Builds the application. `extra` mounts additional services (tests use it for fault
 /// injection routes); production passes `|_| {}`.

@@ -29,7 +29,7 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     let state =
         web::Data::new(AppState::new(settings, pool).context("building the application state")?);
 
-    super::conduct_applier::spawn(state.clone());
+    super::spawn_background_tasks(state.clone());
     let mut server = HttpServer::new(move || build_app(state.clone(), |_| {}))
         .shutdown_timeout(shutdown_timeout)
         .client_request_timeout(Duration::from_secs(30));

@@ -96,15 +96,29 @@ impl AppState {
         .await?
     }
 
-    /// Applies one batch of queued games to their players' conduct records (a writer turn
-    /// like ingest on SQLite).
+    /// Applies one batch of queued games to their players' conduct records. On SQLite it takes
+    /// writer turns like ingest, but only for its writes: it reads and applies the batch
+    /// before its turn (`conduct::apply_pending_taking_turns`).
     pub async fn apply_conduct_batch(&self) -> Result<AppliedBatch, ApiError> {
         let policy = self.conduct.clone();
         let moderation = self.moderation.clone();
         let batch = i64::from(self.settings.conduct.apply_batch);
+        let writer = self.sqlite_writer.clone();
         let done = self
-            .db_write(move |conn| {
-                conduct::apply_pending(conn, &policy, &moderation, batch, store::now())
+            .db(move |conn| {
+                let turn = || {
+                    writer
+                        .as_ref()
+                        .map(|w| w.lock().unwrap_or_else(|p| p.into_inner()))
+                };
+                conduct::apply_pending_taking_turns(
+                    conn,
+                    &policy,
+                    &moderation,
+                    batch,
+                    store::now(),
+                    turn,
+                )
             })
             .await?;
         for (game, reason) in &done.unreadable {

@@ -8,8 +8,9 @@
 //!
 //! - Concurrency: [`ConductWriter`] reads the records of every player of its transaction up
 //!   front, on PostgreSQL with one `SELECT ... ORDER BY player FOR UPDATE` after creating the
-//!   missing ones in name order (SQLite serialises writers), so two transactions locking the
-//!   same players cannot deadlock.
+//!   missing ones in name order, so two transactions locking the same players cannot
+//!   deadlock. On SQLite, which serialises writers, the applier reads and applies a batch
+//!   before it writes, and writes under version checks ([`apply_pending_taking_turns`]).
 //!   `version` rises by one on every write.
 //! - Arrival order: `PlayerRecord::apply` keys everything by the game's `played_at`, so
 //!   applying games in any order gives the record a rebuild in played order gives. Signals are
@@ -32,6 +33,7 @@ use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
 use super::players;
 use super::schema::automatic_reports as reports_table;
+use super::schema::players as players_table;
 use super::schema::{automatic_report_games, conduct_outcomes, conduct_pending, conduct_records};
 use crate::conduct::{
     self, is_new_signal, ConductPolicy, DepartureKind, OutcomeKind, PlayerRecord, SeatOutcome,
@@ -142,6 +144,16 @@ pub struct ConductWriter<'p> {
     outcomes: Vec<OutcomeRow>,
     /// Games already listed by conduct reports, per (player, rule), as read or raised here.
     reported: HashMap<(String, &'static str), BTreeSet<GameNumber>>,
+    /// Reports raised by the games recorded so far, filed by `finish`: recording a game only
+    /// reads, so the applier can do it before its turn to write.
+    raised: Vec<RaisedReport>,
+}
+
+/// A conduct report to file: the signal, its player and the game that raised it.
+struct RaisedReport {
+    player: String,
+    game_id: i64,
+    signal: Signal,
 }
 
 impl<'p> ConductWriter<'p> {
@@ -155,6 +167,7 @@ impl<'p> ConductWriter<'p> {
             records: HashMap::new(),
             outcomes: Vec::new(),
             reported: HashMap::new(),
+            raised: Vec::new(),
         }
     }
 
@@ -184,7 +197,7 @@ impl<'p> ConductWriter<'p> {
             let row = match read_record(conn, player)? {
                 Some(row) => row,
                 None => {
-                    self.create(conn, player, now)?;
+                    create_record(conn, self.policy, player, now)?;
                     read_record(conn, player)?.ok_or(NotFound)?
                 }
             };
@@ -221,7 +234,7 @@ impl<'p> ConductWriter<'p> {
             .into_iter()
             .collect();
         for player in names.iter().filter(|p| !existing.contains(**p)) {
-            self.create(conn, player, now)?;
+            create_record(conn, self.policy, player, now)?;
         }
         let DbConnection::Postgres(c) = conn else {
             return Err(NotFound);
@@ -253,27 +266,8 @@ impl<'p> ConductWriter<'p> {
         Ok(())
     }
 
-    /// An empty record for a player's first game (and the player row if missing). A
-    /// concurrent first game of the same player may create the row first: this insert then
-    /// waits for that transaction and skips the row.
-    fn create(&self, conn: &mut DbConnection, player: &str, now: NaiveDateTime) -> QueryResult<()> {
-        let player_id = players::id_or_create(conn, player, now)?;
-        let empty = PlayerRecord::new(PlayerId(player_id), &self.policy.record);
-        on_backend!(conn, c => diesel::insert_into(conduct_records::table)
-            .values((
-                conduct_records::player.eq(player),
-                conduct_records::player_id.eq(player_id),
-                conduct_records::record.eq(conduct::stored::encode(&empty)),
-                conduct_records::version.eq(0i64),
-                conduct_records::updated_at.eq(now),
-            ))
-            .on_conflict_do_nothing()
-            .execute(c))?;
-        Ok(())
-    }
-
     /// Applies the seats of one stored game to their players' records (held first if the
-    /// caller did not) and raises automatic reports for new signals.
+    /// caller did not) and raises automatic reports for new signals (filed by `finish`).
     pub fn record_game(
         &mut self,
         conn: &mut DbConnection,
@@ -296,9 +290,9 @@ impl<'p> ConductWriter<'p> {
                 .push(OutcomeRow::of(&outcome, game_id, seat.player, played_at));
             held.record.apply(&outcome);
             held.changed = true;
-            let Some(moderation) = self.raise_reports else {
+            if self.raise_reports.is_none() {
                 continue;
-            };
+            }
             let at = held
                 .record
                 .recent
@@ -306,21 +300,121 @@ impl<'p> ConductWriter<'p> {
                 .map_or(outcome.ended_at, |o| o.ended_at);
             let signals = conduct::signals(&held.record, at, self.policy);
             for signal in signals {
-                self.raise_if_new(conn, seat.player, game_id, &signal, moderation, now)?;
+                self.raise_if_new(conn, seat.player, game_id, signal)?;
             }
         }
         Ok(())
     }
 
-    /// Writes the outcome rows and every changed record (each once, version checked).
+    /// Writes the outcome rows, every changed record (each once, version checked) and the
+    /// reports raised.
     pub fn finish(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
-        let mut changed: Vec<(&str, String, i64)> = self
+        self.into_writes().write(conn, now)
+    }
+
+    /// What `finish` writes, with the changed records already encoded: the applier prepares
+    /// it before its turn to write.
+    fn into_writes(self) -> Writes<'p> {
+        let mut records: Vec<(String, String, i64)> = self
             .records
-            .iter()
+            .into_iter()
             .filter(|(_, h)| h.changed)
-            .map(|(p, h)| (p.as_str(), conduct::stored::encode(&h.record), h.version))
+            .map(|(p, h)| {
+                let text = conduct::stored::encode(&h.record);
+                (p, text, h.version)
+            })
             .collect();
-        changed.sort_by(|a, b| a.0.cmp(b.0));
+        records.sort_by(|a, b| a.0.cmp(&b.0));
+        Writes {
+            moderation: self.raise_reports,
+            outcomes: self.outcomes,
+            records,
+            raised: self.raised,
+        }
+    }
+
+    /// Raises the signal as an automatic report unless earlier reports already cover it.
+    fn raise_if_new(
+        &mut self,
+        conn: &mut DbConnection,
+        player: &str,
+        game_id: i64,
+        signal: Signal,
+    ) -> QueryResult<()> {
+        let rule = signal.kind.as_str();
+        let reported = match self.reported.entry((player.to_string(), rule)) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(first) => first.insert(reported_games(conn, player, rule)?),
+        };
+        if !is_new_signal(&signal, reported, self.policy) {
+            return Ok(());
+        }
+        reported.extend(signal.supporting_games.iter().copied());
+        self.raised.push(RaisedReport {
+            player: player.to_string(),
+            game_id,
+            signal,
+        });
+        Ok(())
+    }
+}
+
+/// An empty record for a player's first game (and the player row if missing). A concurrent
+/// first game of the same player may create the row first: this insert then waits for that
+/// transaction and skips the row.
+fn create_record(
+    conn: &mut DbConnection,
+    policy: &ConductPolicy,
+    player: &str,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let player_id = players::id_or_create(conn, player, now)?;
+    let empty = PlayerRecord::new(PlayerId(player_id), &policy.record);
+    on_backend!(conn, c => diesel::insert_into(conduct_records::table)
+        .values((
+            conduct_records::player.eq(player),
+            conduct_records::player_id.eq(player_id),
+            conduct_records::record.eq(conduct::stored::encode(&empty)),
+            conduct_records::version.eq(0i64),
+            conduct_records::updated_at.eq(now),
+        ))
+        .on_conflict_do_nothing()
+        .execute(c))?;
+    Ok(())
+}
+
+/// [`create_record`] for several players in a transaction that writes from its first
+/// statement (the player rows, `ON CONFLICT DO NOTHING`): on SQLite a transaction that read
+/// first fails to write ("database is locked") when another writer committed in between.
+fn create_records_writing_first(
+    conn: &mut DbConnection,
+    policy: &ConductPolicy,
+    names: &[&str],
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    for name in names {
+        on_backend!(conn, c => diesel::insert_into(players_table::table)
+            .values((players_table::name.eq(*name), players_table::created_at.eq(now)))
+            .on_conflict_do_nothing()
+            .execute(c))?;
+    }
+    names
+        .iter()
+        .try_for_each(|player| create_record(conn, policy, player, now))
+}
+
+/// The writes of a [`ConductWriter`]: outcome rows, encoded records with the version they
+/// were read at, and the reports to file.
+struct Writes<'p> {
+    moderation: Option<&'p ModerationPolicy>,
+    outcomes: Vec<OutcomeRow>,
+    records: Vec<(String, String, i64)>,
+    raised: Vec<RaisedReport>,
+}
+
+impl Writes<'_> {
+    /// Fails (`RollbackTransaction`) if a record changed since it was read.
+    fn write(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
         match conn {
             DbConnection::Sqlite(c) => {
                 // Fixed-size inserts are prepared once per connection and cached, where a
@@ -345,7 +439,7 @@ impl<'p> ConductWriter<'p> {
                         .values(row)
                         .execute(c)?;
                 }
-                for (player, text, version) in &changed {
+                for (player, text, version) in &self.records {
                     save_record(c, player, text, *version, now)?;
                 }
             }
@@ -356,34 +450,23 @@ impl<'p> ConductWriter<'p> {
                         .values(chunk)
                         .execute(c)?;
                 }
-                for chunk in changed.chunks(NAMES_PER_STATEMENT) {
+                for chunk in self.records.chunks(NAMES_PER_STATEMENT) {
                     save_records_pg(c, chunk, now)?;
                 }
             }
         }
-        Ok(())
-    }
-
-    /// Files the signal as an automatic report unless earlier reports already cover it.
-    fn raise_if_new(
-        &mut self,
-        conn: &mut DbConnection,
-        player: &str,
-        game_id: i64,
-        signal: &Signal,
-        moderation: &ModerationPolicy,
-        now: NaiveDateTime,
-    ) -> QueryResult<()> {
-        let rule = signal.kind.as_str();
-        let reported = match self.reported.entry((player.to_string(), rule)) {
-            Entry::Occupied(known) => known.into_mut(),
-            Entry::Vacant(first) => first.insert(reported_games(conn, player, rule)?),
-        };
-        if !is_new_signal(signal, reported, self.policy) {
-            return Ok(());
+        if let Some(moderation) = self.moderation {
+            for raised in &self.raised {
+                file_report(
+                    conn,
+                    &raised.player,
+                    raised.game_id,
+                    &raised.signal,
+                    moderation,
+                    now,
+                )?;
+            }
         }
-        file_report(conn, player, game_id, signal, moderation, now)?;
-        reported.extend(signal.supporting_games.iter().copied());
         Ok(())
     }
 }
@@ -428,11 +511,10 @@ impl AppliedBatch {
     }
 }
 
-/// Takes up to `batch` queued games off the queue, oldest first, and applies them in the
-/// same transaction: their outcome rows, their players' records (each read and written once
-/// for the batch) and the automatic reports their signals raise. On PostgreSQL the queued
-/// rows are locked with `SKIP LOCKED`, so several instances' appliers share the queue without
-/// waiting for each other's games (a player's record is still locked in name order).
+/// Takes up to `batch` queued games off the queue, oldest first, and applies them: their
+/// outcome rows, their players' records (each read and written once for the batch) and the
+/// automatic reports their signals raise commit together with the games' removal from the
+/// queue. Same as [`apply_pending_taking_turns`] with no turns to take.
 pub fn apply_pending(
     conn: &mut DbConnection,
     policy: &ConductPolicy,
@@ -440,52 +522,197 @@ pub fn apply_pending(
     batch: i64,
     now: NaiveDateTime,
 ) -> QueryResult<AppliedBatch> {
+    apply_pending_taking_turns(conn, policy, moderation, batch, now, || ())
+}
+
+/// [`apply_pending`], calling `write_turn` before each transaction that writes and holding
+/// what it returns until that transaction ends (the process's SQLite writer turn).
+///
+/// PostgreSQL: one transaction; the queued rows are locked with `SKIP LOCKED`, so several
+/// instances' appliers share the queue without waiting for each other's games (a player's
+/// record is still locked in name order), and ingest never waits for the applier.
+///
+/// SQLite, where every writer waits for the one before: the batch is read, applied and encoded
+/// in read transactions, before the turn; the turn then covers only the writes. Records are
+/// written under a version check and the queued rows must all still be there, so if anything
+/// changed in between (a rebuild, another process's applier) the write fails, rolls back, and
+/// the batch is applied again in one transaction, still in the turn. New players' empty
+/// records are created first, in a short write of their own.
+pub fn apply_pending_taking_turns<T>(
+    conn: &mut DbConnection,
+    policy: &ConductPolicy,
+    moderation: &ModerationPolicy,
+    batch: i64,
+    now: NaiveDateTime,
+    write_turn: impl Fn() -> T,
+) -> QueryResult<AppliedBatch> {
+    let batch = batch.max(1);
+    if let DbConnection::Postgres(_) = conn {
+        let _turn = write_turn();
+        return apply_in_one_transaction(conn, policy, moderation, batch, now);
+    }
+    let queued = conn.transaction(|conn| {
+        let queued: Vec<(i64, NaiveDateTime, String)> = conduct_pending::table
+            .order(conduct_pending::game_id.asc())
+            .limit(batch)
+            .select((
+                conduct_pending::game_id,
+                conduct_pending::played_at,
+                conduct_pending::seats,
+            ))
+            .load(conn)?;
+        sort_out(conn, queued)
+    })?;
+    if queued.taken_ids.is_empty() {
+        return Ok(queued.done);
+    }
+    let players: BTreeSet<&str> = queued.players().collect();
+    let missing = without_record(conn, &players)?;
+    if !missing.is_empty() {
+        let _turn = write_turn();
+        conn.transaction(|conn| create_records_writing_first(conn, policy, &missing, now))?;
+    }
+    let writes = conn.transaction(|conn| {
+        let mut writer = ConductWriter::new(policy, Some(moderation));
+        writer.hold(conn, players.iter().copied(), now)?;
+        queued.record_all(conn, &mut writer, now)?;
+        Ok(writer.into_writes())
+    });
+    let _turn = write_turn();
+    let written = writes.and_then(|writes| {
+        conn.transaction(|conn| {
+            if take_off_queue(conn, &queued.taken_ids)? != queued.taken_ids.len() {
+                return Err(diesel::result::Error::RollbackTransaction);
+            }
+            writes.write(conn, now)
+        })
+    });
+    match written {
+        Ok(()) => Ok(queued.done),
+        Err(e) => {
+            tracing::debug!(error = %e, "conduct batch changed while applied; applying it again");
+            apply_in_one_transaction(conn, policy, moderation, batch, now)
+        }
+    }
+}
+
+/// Takes up to `batch` queued games off the queue and applies them, all in one transaction.
+fn apply_in_one_transaction(
+    conn: &mut DbConnection,
+    policy: &ConductPolicy,
+    moderation: &ModerationPolicy,
+    batch: i64,
+    now: NaiveDateTime,
+) -> QueryResult<AppliedBatch> {
     conn.transaction(|conn| {
-        let mut queued = take_queued(conn, batch.max(1))?;
-        queued.sort_by_key(|q| q.game_id);
-        let queued: Vec<(i64, NaiveDateTime, String)> = queued
+        let queued: Vec<(i64, NaiveDateTime, String)> = take_queued(conn, batch)?
             .into_iter()
             .map(|q| (q.game_id, q.played_at, q.seats))
             .collect();
-        let mut done = AppliedBatch::default();
-        if queued.is_empty() {
-            return Ok(done);
-        }
-        let ids: Vec<i64> = queued.iter().map(|q| q.0).collect();
-        let recorded: BTreeSet<i64> = conduct_outcomes::table
-            .filter(conduct_outcomes::game_id.eq_any(&ids))
-            .select(conduct_outcomes::game_id)
-            .distinct()
-            .load(conn)?
-            .into_iter()
-            .collect();
-        let mut games = Vec::with_capacity(queued.len());
-        for (game_id, played_at, text) in &queued {
-            if recorded.contains(game_id) {
-                done.already_recorded += 1;
-                continue;
-            }
-            match conduct::stored::decode_seats(text) {
-                Ok(seats) => games.push((*game_id, *played_at, seats)),
-                Err(e) => done.unreadable.push((*game_id, e.to_string())),
-            }
+        let queued = sort_out(conn, queued)?;
+        if queued.taken_ids.is_empty() {
+            return Ok(queued.done);
         }
         let mut writer = ConductWriter::new(policy, Some(moderation));
-        let players = games
+        writer.hold(conn, queued.players(), now)?;
+        queued.record_all(conn, &mut writer, now)?;
+        writer.finish(conn, now)?;
+        Ok(queued.done)
+    })
+}
+
+/// A queued game to apply: its id, when it was played, its seats' players and outcomes.
+type DecodedGame = (i64, NaiveDateTime, Vec<(String, SeatOutcome)>);
+
+/// A batch of queued games, sorted out.
+struct QueuedBatch {
+    /// Every queued game of the batch, to take off the queue.
+    taken_ids: Vec<i64>,
+    /// The games to apply, in game order, with their decoded seats.
+    games: Vec<DecodedGame>,
+    /// What applying the batch will have done.
+    done: AppliedBatch,
+}
+
+/// Sorts queued rows into games to apply, games a rebuild already recorded and unreadable
+/// rows.
+fn sort_out(
+    conn: &mut DbConnection,
+    mut queued: Vec<(i64, NaiveDateTime, String)>,
+) -> QueryResult<QueuedBatch> {
+    queued.sort_by_key(|q| q.0);
+    let taken_ids: Vec<i64> = queued.iter().map(|q| q.0).collect();
+    let mut recorded = BTreeSet::new();
+    for chunk in taken_ids.chunks(NAMES_PER_STATEMENT) {
+        recorded.extend(
+            conduct_outcomes::table
+                .filter(conduct_outcomes::game_id.eq_any(chunk))
+                .select(conduct_outcomes::game_id)
+                .distinct()
+                .load::<i64>(conn)?,
+        );
+    }
+    let mut done = AppliedBatch::default();
+    let mut games = Vec::with_capacity(queued.len());
+    for (game_id, played_at, text) in queued {
+        if recorded.contains(&game_id) {
+            done.already_recorded += 1;
+            continue;
+        }
+        match conduct::stored::decode_seats(&text) {
+            Ok(seats) => games.push((game_id, played_at, seats)),
+            Err(e) => done.unreadable.push((game_id, e.to_string())),
+        }
+    }
+    done.applied = games.len();
+    Ok(QueuedBatch {
+        taken_ids,
+        games,
+        done,
+    })
+}
+
+impl QueuedBatch {
+    fn players(&self) -> impl Iterator<Item = &str> {
+        self.games
             .iter()
-            .flat_map(|(_, _, seats)| seats.iter().map(|(p, _)| p.as_str()));
-        writer.hold(conn, players, now)?;
-        for (game_id, played_at, seats) in &games {
+            .flat_map(|(_, _, seats)| seats.iter().map(|(p, _)| p.as_str()))
+    }
+
+    /// Applies every game to the writer's records, counting them as applied.
+    fn record_all(
+        &self,
+        conn: &mut DbConnection,
+        writer: &mut ConductWriter<'_>,
+        now: NaiveDateTime,
+    ) -> QueryResult<()> {
+        for (game_id, played_at, seats) in &self.games {
             let seats: Vec<SeatToRecord<'_>> = seats
                 .iter()
                 .map(|(player, outcome)| SeatToRecord { player, outcome })
                 .collect();
             writer.record_game(conn, *game_id, *played_at, &seats, now)?;
-            done.applied += 1;
         }
-        writer.finish(conn, now)?;
-        Ok(done)
-    })
+        Ok(())
+    }
+}
+
+/// The players among `players` without a conduct record.
+fn without_record<'n>(
+    conn: &mut DbConnection,
+    players: &BTreeSet<&'n str>,
+) -> QueryResult<Vec<&'n str>> {
+    let names: Vec<&str> = players.iter().copied().collect();
+    let mut found = BTreeSet::new();
+    for chunk in names.chunks(NAMES_PER_STATEMENT) {
+        found.extend(
+            conduct_records::table
+                .filter(conduct_records::player.eq_any(chunk))
+                .select(conduct_records::player)
+                .load::<String>(conn)?,
+        );
+    }
+    Ok(names.into_iter().filter(|p| !found.contains(*p)).collect())
 }
 
 #[derive(QueryableByName)]
@@ -627,7 +854,7 @@ impl diesel::query_dsl::RunQueryDsl<diesel::SqliteConnection> for SaveRecord<'_>
 /// Several records in one statement (`UPDATE ... FROM (VALUES ...)`).
 fn save_records_pg(
     c: &mut diesel::PgConnection,
-    records: &[(&str, String, i64)],
+    records: &[(String, String, i64)],
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     use diesel::sql_types::{BigInt, Text, Timestamp};
@@ -648,7 +875,7 @@ fn save_records_pg(
         .bind::<Timestamp, _>(now);
     for (player, text, version) in records {
         query = query
-            .bind::<Text, _>(*player)
+            .bind::<Text, _>(player.as_str())
             .bind::<Text, _>(text.as_str())
             .bind::<BigInt, _>(*version);
     }

@@ -154,7 +154,15 @@ fn configure_sqlite_library() {
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionSetup {
     pub busy_timeout: Duration,
+    /// SQLite: the log size (pages) at which a commit checkpoints.
+    pub wal_autocheckpoint_pages: u32,
 }
+
+/// SQLite's own default: a commit that brings the log to 1,000 pages checkpoints it.
+pub const WAL_AUTOCHECKPOINT_PAGES: u32 = 1_000;
+/// With background checkpoints (`[database] checkpoint_interval_ms`), commits checkpoint only
+/// if those fall this far behind (64 MB of 4 KB pages), so the log stays bounded.
+pub const WAL_AUTOCHECKPOINT_BEHIND_PAGES: u32 = 16_384;
 
 impl CustomizeConnection<DbConnection, r2d2::Error> for ConnectionSetup {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
@@ -166,8 +174,10 @@ impl CustomizeConnection<DbConnection, r2d2::Error> for ConnectionSetup {
                     "PRAGMA busy_timeout = {};\
                      PRAGMA journal_mode = WAL;\
                      PRAGMA synchronous = NORMAL;\
-                     PRAGMA foreign_keys = ON;",
-                    self.busy_timeout.as_millis()
+                     PRAGMA foreign_keys = ON;\
+                     PRAGMA wal_autocheckpoint = {};",
+                    self.busy_timeout.as_millis(),
+                    self.wal_autocheckpoint_pages
                 );
                 sqlite
                     .batch_execute(&pragmas)
@@ -227,6 +237,11 @@ fn pool_builder(
         .connection_timeout(Duration::from_secs(settings.connect_timeout_secs))
         .connection_customizer(Box::new(ConnectionSetup {
             busy_timeout: Duration::from_millis(settings.busy_timeout_ms),
+            wal_autocheckpoint_pages: if settings.checkpoint_interval_ms > 0 {
+                WAL_AUTOCHECKPOINT_BEHIND_PAGES
+            } else {
+                WAL_AUTOCHECKPOINT_PAGES
+            },
         })))
 }
 
@@ -267,5 +282,31 @@ mod tests {
         ));
         assert!(DatabaseTarget::parse("mysql://h/db").is_err());
         assert!(DatabaseTarget::parse("sqlite://").is_err());
+    }
+}
+
+/// What one SQLite checkpoint did (`PRAGMA wal_checkpoint`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, diesel::QueryableByName)]
+pub struct WalCheckpoint {
+    /// 1 when the checkpoint could not finish (a full or restart checkpoint was blocked).
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    pub busy: i32,
+    /// Pages in the write-ahead log.
+    #[diesel(sql_type = diesel::sql_types::Integer, column_name = log)]
+    pub log_pages: i32,
+    /// Of those, pages now copied into the database file.
+    #[diesel(sql_type = diesel::sql_types::Integer, column_name = checkpointed)]
+    pub checkpointed_pages: i32,
+}
+
+/// Copies the SQLite write-ahead log into the database file as far as readers allow, without
+/// waiting for or blocking writers (a passive checkpoint). `None` on PostgreSQL.
+pub fn checkpoint_wal(conn: &mut DbConnection) -> diesel::QueryResult<Option<WalCheckpoint>> {
+    use diesel::RunQueryDsl;
+    match conn {
+        DbConnection::Sqlite(c) => diesel::sql_query("PRAGMA wal_checkpoint(PASSIVE)")
+            .get_result(c)
+            .map(Some),
+        DbConnection::Postgres(_) => Ok(None),
     }
 }

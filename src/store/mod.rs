@@ -59,7 +59,8 @@ pub mod sanctions;
 pub mod schema;
 
 pub use connection::{
-    connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool, PooledConnection,
+    checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,
+    PooledConnection,
 };
 
 use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};

@@ -740,3 +740,92 @@ async fn two_appliers_share_the_queue_and_agree_with_a_rebuild() {
         outcomes
     );
 }
+
+/// What the leaver games leave behind once applied exactly once: eight games in each record,
+/// 32 outcome rows, one report listing the first four forfeits, an empty queue.
+fn assert_leaver_games_applied_once(app: &TestApp, leaver_games: &[i64]) {
+    let mut conn = app.state.pool.get().expect("connection");
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
+    let records = conduct::all_records(&mut conn).expect("records");
+    assert_eq!(records.len(), 4);
+    assert!(
+        records.iter().all(|(_, r)| r.totals.games == 8),
+        "{records:?}"
+    );
+    assert_eq!(conduct::all_outcomes(&mut conn).expect("rows").len(), 32);
+    let reports = automatic_reports::for_player(&mut conn, "leaver", 10).expect("reports");
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let supporting = automatic_reports::supporting_games(&mut conn, reports[0].id).expect("games");
+    assert_eq!(supporting, leaver_games[..4].to_vec());
+}
+
+#[actix_web::test]
+async fn a_record_changed_before_the_applier_writes_sends_the_batch_through_again() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let leaver_games = post_leaver_games(&app, &server, 939_000_000).await;
+    let pool = app.state.pool.clone();
+    let turns = std::cell::Cell::new(0);
+    let mut conn = pool.get().expect("connection");
+    let done = conduct::apply_pending_taking_turns(
+        &mut conn,
+        &app.state.conduct,
+        &app.state.moderation,
+        100,
+        arbiter::store::now(),
+        || {
+            // Another writer changes the leaver's record at every turn the applier takes
+            // (on SQLite: after it read and applied the batch, before it writes).
+            use diesel::RunQueryDsl;
+            turns.set(turns.get() + 1);
+            let mut other = pool.get().expect("connection");
+            diesel::sql_query(
+                "UPDATE conduct_records SET version = version + 1 WHERE player = 'leaver'",
+            )
+            .execute(&mut other)
+            .expect("changed");
+        },
+    )
+    .expect("applied");
+    assert_eq!(done.applied, 8);
+    assert!(turns.get() >= 1);
+    drop(conn);
+    assert_leaver_games_applied_once(&app, &leaver_games);
+}
+
+#[actix_web::test]
+async fn a_batch_another_applier_took_first_is_not_applied_twice() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let leaver_games = post_leaver_games(&app, &server, 940_000_000).await;
+    let pool = app.state.pool.clone();
+    let other_applied = std::cell::Cell::new(None);
+    let mut conn = pool.get().expect("connection");
+    let done = conduct::apply_pending_taking_turns(
+        &mut conn,
+        &app.state.conduct,
+        &app.state.moderation,
+        100,
+        arbiter::store::now(),
+        || {
+            // At the first turn, another applier takes and applies the whole queue.
+            if other_applied.get().is_none() {
+                let mut other = pool.get().expect("connection");
+                let done = conduct::apply_pending(
+                    &mut other,
+                    &app.state.conduct,
+                    &app.state.moderation,
+                    100,
+                    arbiter::store::now(),
+                )
+                .expect("the other applier");
+                other_applied.set(Some(done.applied));
+            }
+        },
+    )
+    .expect("applied");
+    assert_eq!(other_applied.get(), Some(8));
+    assert_eq!(done.applied, 0, "{done:?}");
+    drop(conn);
+    assert_leaver_games_applied_once(&app, &leaver_games);
+}

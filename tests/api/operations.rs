@@ -124,3 +124,61 @@ async fn documentation_page_is_served_offline() {
         config.text()
     );
 }
+
+/// The database file itself, without its write-ahead log.
+fn sqlite_file_len(url: &str) -> u64 {
+    let path = url.trim_start_matches("sqlite://");
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+#[actix_web::test]
+async fn the_checkpointer_copies_the_log_into_the_database_file() {
+    let app = TestApp::spawn_with(|s| s.database.checkpoint_interval_ms = 10).await;
+    if app.db.is_postgres() {
+        assert!(arbiter::api::checkpointer::spawn(app.state.clone()).is_none());
+        return;
+    }
+    // Commits leave checkpoints to the checkpointer (until 16,384 log pages), so without it
+    // the games below would stay in the log and the file would not grow.
+    let mut conn = app.state.pool.get().expect("connection");
+    store::checkpoint_wal(&mut conn).expect("checkpoint");
+    drop(conn);
+    let before = sqlite_file_len(&app.db.url);
+    let server = app.token(TokenRole::Server, "eu-1");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn4/ffa");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("real games")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn4"))
+        .collect();
+    paths.sort();
+    for path in paths.iter().take(6) {
+        let pgn4 = std::fs::read_to_string(path).expect("game");
+        let response = app
+            .post_json(
+                "/api/v1/games",
+                Some(&server),
+                &serde_json::json!({ "pgn4": pgn4 }),
+            )
+            .await;
+        assert_eq!(response.status, 201, "{}", response.text());
+    }
+    assert_eq!(
+        sqlite_file_len(&app.db.url),
+        before,
+        "commits did not checkpoint"
+    );
+    let checkpointer = arbiter::api::checkpointer::spawn(app.state.clone()).expect("SQLite");
+    let started = std::time::Instant::now();
+    while sqlite_file_len(&app.db.url) == before && started.elapsed().as_secs() < 20 {
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    checkpointer.abort();
+    assert!(sqlite_file_len(&app.db.url) > before, "the log was copied");
+    let metrics = app.get("/metrics", None).await.text();
+    assert!(
+        metrics.contains("arbiter_sqlite_wal_uncheckpointed_pages 0"),
+        "{metrics}"
+    );
+}
