@@ -1,4 +1,4 @@
-//! Conduct tracking: `conduct_outcomes` (one row per seat of every game) and
+//! Conduct tracking: `conduct_outcomes` (one row per game: its seats' outcomes) and
 //! `conduct_records` (one bounded `PlayerRecord` per player, as JSON).
 //!
 //! - Ingest over HTTP queues a game ([`queue_game`], one `conduct_pending` row in the game's
@@ -46,8 +46,8 @@ use diesel::result::Error::NotFound;
 /// all "abandoning / sandbagging" in the queue's vocabulary).
 pub const CONDUCT_REPORT_REASON: &str = "abandoning";
 
-#[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable)]
-#[diesel(table_name = conduct_outcomes, treat_none_as_default_value = false)]
+/// One seat's stored outcome, as read back from a game's `conduct_outcomes` row.
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutcomeRow {
     pub game_id: i64,
     pub seat: i16,
@@ -88,6 +88,30 @@ fn departure_name(kind: DepartureKind) -> &'static str {
 
 fn to_i32<T: TryInto<i32>>(v: T) -> i32 {
     v.try_into().unwrap_or(i32::MAX)
+}
+
+/// A game's `conduct_outcomes` row: its seats' players and outcomes in the form of
+/// `conduct::stored::encode_seats`, as queued.
+#[derive(Debug, Clone, Queryable, Insertable)]
+#[diesel(table_name = conduct_outcomes)]
+struct GameOutcomes {
+    game_id: i64,
+    played_at: NaiveDateTime,
+    seats: String,
+}
+
+impl GameOutcomes {
+    /// The seats' rows, by seat.
+    fn seat_rows(&self) -> QueryResult<Vec<OutcomeRow>> {
+        let seats = conduct::stored::decode_seats(&self.seats)
+            .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+        let mut rows: Vec<OutcomeRow> = seats
+            .iter()
+            .map(|(player, outcome)| OutcomeRow::of(outcome, self.game_id, player, self.played_at))
+            .collect();
+        rows.sort_by_key(|r| r.seat);
+        Ok(rows)
+    }
 }
 
 impl OutcomeRow {
@@ -141,7 +165,7 @@ pub struct ConductWriter<'p> {
     /// The policy automatic reports are filed under; `None` raises none (the rebuild).
     raise_reports: Option<&'p ModerationPolicy>,
     records: HashMap<String, HeldRecord>,
-    outcomes: Vec<OutcomeRow>,
+    outcomes: Vec<GameOutcomes>,
     /// Games already listed by conduct reports, per (player, rule), as read or raised here.
     reported: HashMap<(String, &'static str), BTreeSet<GameNumber>>,
     /// Reports raised by the games recorded so far, filed by `finish`: recording a game only
@@ -277,17 +301,29 @@ impl<'p> ConductWriter<'p> {
         now: NaiveDateTime,
     ) -> QueryResult<()> {
         self.hold(conn, seats.iter().map(|s| s.player), now)?;
+        let stored: Vec<SeatOutcome> = seats
+            .iter()
+            .map(|seat| {
+                let mut outcome = seat.outcome.clone();
+                outcome.game = GameNumber(game_id);
+                outcome.ended_at = played_at.and_utc();
+                outcome
+            })
+            .collect();
+        let listed: Vec<(&str, &SeatOutcome)> =
+            seats.iter().map(|s| s.player).zip(&stored).collect();
+        self.outcomes.push(GameOutcomes {
+            game_id,
+            played_at,
+            seats: conduct::stored::encode_seats(&listed),
+        });
         // Name order, as reports were always raised in it.
-        let mut order: Vec<&SeatToRecord<'_>> = seats.iter().collect();
-        order.sort_by(|a, b| a.player.cmp(b.player));
-        for seat in order {
-            let held = self.records.get_mut(seat.player).ok_or(NotFound)?;
-            let mut outcome = seat.outcome.clone();
-            outcome.game = GameNumber(game_id);
+        let mut order: Vec<(&str, &SeatOutcome)> = listed;
+        order.sort_by(|a, b| a.0.cmp(b.0));
+        for (player, stored) in order {
+            let held = self.records.get_mut(player).ok_or(NotFound)?;
+            let mut outcome = stored.clone();
             outcome.player = held.record.player;
-            outcome.ended_at = played_at.and_utc();
-            self.outcomes
-                .push(OutcomeRow::of(&outcome, game_id, seat.player, played_at));
             held.record.apply(&outcome);
             held.changed = true;
             if self.raise_reports.is_none() {
@@ -300,7 +336,7 @@ impl<'p> ConductWriter<'p> {
                 .map_or(outcome.ended_at, |o| o.ended_at);
             let signals = conduct::signals(&held.record, at, self.policy);
             for signal in signals {
-                self.raise_if_new(conn, seat.player, game_id, signal)?;
+                self.raise_if_new(conn, player, game_id, signal)?;
             }
         }
         Ok(())
@@ -407,7 +443,7 @@ fn create_records_writing_first(
 /// were read at, and the reports to file.
 struct Writes<'p> {
     moderation: Option<&'p ModerationPolicy>,
-    outcomes: Vec<OutcomeRow>,
+    outcomes: Vec<GameOutcomes>,
     records: Vec<(String, String, i64)>,
     raised: Vec<RaisedReport>,
 }
@@ -419,18 +455,11 @@ impl Writes<'_> {
             DbConnection::Sqlite(c) => {
                 // Fixed-size inserts are prepared once per connection and cached, where a
                 // multi-row insert from a list is new SQL every time (preparing it was most of
-                // a batch's cost): 128 rows (32 games) at a time, then a game's four seats,
-                // then single rows.
+                // a batch's cost): 128 games at a time, then single games.
                 let mut rest = self.outcomes.as_slice();
                 while let Some((rows, tail)) = rest.split_first_chunk::<OUTCOMES_PER_BIG_INSERT>() {
                     diesel::insert_into(conduct_outcomes::table)
                         .values(rows)
-                        .execute(c)?;
-                    rest = tail;
-                }
-                while let Some((seats, tail)) = rest.split_first_chunk::<4>() {
-                    diesel::insert_into(conduct_outcomes::table)
-                        .values(seats)
                         .execute(c)?;
                     rest = tail;
                 }
@@ -481,15 +510,60 @@ pub fn queue_game(
     seats: &[SeatToRecord<'_>],
 ) -> QueryResult<()> {
     let listed: Vec<(&str, &SeatOutcome)> = seats.iter().map(|s| (s.player, s.outcome)).collect();
-    diesel::insert_into(conduct_pending::table)
-        .values((
-            conduct_pending::game_id.eq(game_id),
-            conduct_pending::played_at.eq(played_at),
-            conduct_pending::seats.eq(conduct::stored::encode_seats(&listed)),
-        ))
-        .execute(conn)?;
+    let seats = conduct::stored::encode_seats(&listed);
+    match conn {
+        // Every ingest runs this in its writer turn: a statement with a fixed identity is
+        // found in the statement cache without rendering its SQL first.
+        DbConnection::Sqlite(c) => QueueGame {
+            game_id,
+            played_at,
+            seats: &seats,
+        }
+        .execute(c)?,
+        DbConnection::Postgres(c) => diesel::insert_into(conduct_pending::table)
+            .values((
+                conduct_pending::game_id.eq(game_id),
+                conduct_pending::played_at.eq(played_at),
+                conduct_pending::seats.eq(&seats),
+            ))
+            .execute(c)?,
+    };
     Ok(())
 }
+
+/// `INSERT INTO conduct_pending ...` with a fixed statement-cache identity (SQLite).
+struct QueueGame<'a> {
+    game_id: i64,
+    played_at: NaiveDateTime,
+    seats: &'a str,
+}
+
+/// The statement-cache identity of [`QueueGame`].
+struct QueueGameStatement;
+
+impl diesel::query_builder::QueryId for QueueGame<'_> {
+    type QueryId = QueueGameStatement;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl diesel::query_builder::QueryFragment<diesel::sqlite::Sqlite> for QueueGame<'_> {
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Text, Timestamp};
+        out.push_sql("INSERT INTO conduct_pending (game_id, played_at, seats) VALUES (");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamp, _>(&self.played_at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(self.seats)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+impl diesel::query_dsl::RunQueryDsl<diesel::SqliteConnection> for QueueGame<'_> {}
 
 /// What one [`apply_pending`] call did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -768,10 +842,10 @@ pub fn take_off_queue(conn: &mut DbConnection, games: &[i64]) -> QueryResult<usi
 
 /// Records per update statement on PostgreSQL (bounded bound parameters).
 const NAMES_PER_STATEMENT: usize = 500;
-/// Outcome rows per cached fixed-size insert on SQLite (16 columns each: 2,048 parameters).
+/// Games' outcome rows per cached fixed-size insert on SQLite (3 columns each).
 const OUTCOMES_PER_BIG_INSERT: usize = 128;
-/// Outcome rows per multi-row insert on PostgreSQL (16 columns each).
-const OUTCOMES_PER_STATEMENT: usize = 500;
+/// Games' outcome rows per multi-row insert on PostgreSQL (3 columns each).
+const OUTCOMES_PER_STATEMENT: usize = 1000;
 
 /// A player's stored record and version (SQLite, whose one writer holds the whole database;
 /// PostgreSQL locks in `hold_all_pg`).
@@ -961,27 +1035,29 @@ pub fn all_records(conn: &mut DbConnection) -> QueryResult<Vec<(String, PlayerRe
         .collect()
 }
 
-/// Every stored outcome row, by game and seat.
+/// Every stored outcome, by game and seat.
 pub fn all_outcomes(conn: &mut DbConnection) -> QueryResult<Vec<OutcomeRow>> {
-    conduct_outcomes::table
-        .order((
-            conduct_outcomes::game_id.asc(),
-            conduct_outcomes::seat.asc(),
-        ))
-        .select(OutcomeRow::as_select())
-        .load(conn)
+    let games: Vec<GameOutcomes> = conduct_outcomes::table
+        .order(conduct_outcomes::game_id.asc())
+        .load(conn)?;
+    let mut rows = Vec::with_capacity(games.len() * 4);
+    for game in &games {
+        rows.extend(game.seat_rows()?);
+    }
+    Ok(rows)
 }
 
-/// The outcome rows of one game, by seat.
+/// The outcomes of one game, by seat (none if it was not recorded).
 pub fn outcomes_of_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<OutcomeRow>> {
-    conduct_outcomes::table
-        .filter(conduct_outcomes::game_id.eq(game_id))
-        .order(conduct_outcomes::seat.asc())
-        .select(OutcomeRow::as_select())
-        .load(conn)
+    let game: Option<GameOutcomes> = conduct_outcomes::table
+        .find(game_id)
+        .first(conn)
+        .optional()?;
+    game.map_or(Ok(Vec::new()), |g| g.seat_rows())
 }
 
-/// Deletes every outcome and record (the start of a rebuild). Returns the rows deleted.
+/// Deletes every outcome and record (the start of a rebuild). Returns the rows deleted (games'
+/// outcomes, records).
 pub fn clear(conn: &mut DbConnection) -> QueryResult<(usize, usize)> {
     let outcomes = diesel::delete(conduct_outcomes::table).execute(conn)?;
     let records = diesel::delete(conduct_records::table).execute(conn)?;

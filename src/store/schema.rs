@@ -125,23 +125,10 @@ diesel::table! {
 }
 
 diesel::table! {
-    conduct_outcomes (game_id, seat) {
+    conduct_outcomes (game_id) {
         game_id -> BigInt,
-        seat -> SmallInt,
-        player -> Text,
         played_at -> Timestamp,
-        kind -> Text,
-        caused_abort -> Bool,
-        departure -> Nullable<Text>,
-        departure_ply -> Nullable<Integer>,
-        moves_made -> Nullable<Integer>,
-        early -> Nullable<Bool>,
-        in_check -> Nullable<Bool>,
-        lost_position -> Nullable<Bool>,
-        partner_still_playing -> Nullable<Bool>,
-        disconnects -> Integer,
-        reconnects -> Integer,
-        rating_change -> Nullable<Integer>,
+        seats -> Text,
     }
 }
 
