@@ -22,13 +22,28 @@ pub fn spawn(state: web::Data<AppState>) -> Option<actix_web::rt::task::JoinHand
         .then(|| actix_web::rt::spawn(run(state, Duration::from_millis(interval))))
 }
 
+/// Log length (pages) past which the checkpointer finishes a pass in a writer turn.
+const FINISH_IN_TURN_PAGES: i32 = 4_096;
+
 async fn run(state: web::Data<AppState>, interval: Duration) {
     loop {
         match state.db(store::checkpoint_wal).await {
-            Ok(Some(done)) => state
-                .metrics
-                .sqlite_wal_behind
-                .set(i64::from(done.log_pages - done.checkpointed_pages).max(0)),
+            Ok(Some(mut done)) => {
+                // SQLite starts the log over from its beginning only once every page in it
+                // has been copied, and writers keep appending while a passive checkpoint
+                // copies: under steady writes the log would grow until commits checkpoint
+                // it themselves. Past a few thousand pages the remainder (what was written
+                // during this pass) is copied in a writer turn, where nothing is appended.
+                if done.log_pages >= FINISH_IN_TURN_PAGES {
+                    if let Ok(Some(finished)) = state.db_write(store::checkpoint_wal).await {
+                        done = finished;
+                    }
+                }
+                state
+                    .metrics
+                    .sqlite_wal_behind
+                    .set(i64::from(done.log_pages - done.checkpointed_pages).max(0));
+            }
             Ok(None) => return,
             // A failed checkpoint loses nothing: the log keeps the pages for the next one.
             Err(e) => tracing::warn!(error = %e, "SQLite checkpoint failed"),
