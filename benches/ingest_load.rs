@@ -489,22 +489,14 @@ fn compare(o: &Options, games: &[String]) {
     let mut posted = Vec::new();
     let mut until_current = Vec::new();
     for round in 1..=o.compare {
-        let order = if round % 2 == 1 {
-            [true, false]
+        let on_first = round % 2 == 1;
+        let first = measure_in_process(o, games, on_first);
+        let second = measure_in_process(o, games, !on_first);
+        let (on, off) = if on_first {
+            (first, second)
         } else {
-            [false, true]
+            (second, first)
         };
-        let mut on = None;
-        let mut off = None;
-        for conduct in order {
-            let measured = measure_in_process(o, games, conduct);
-            if conduct {
-                on = Some(measured);
-            } else {
-                off = Some(measured);
-            }
-        }
-        let (on, off) = (on.expect("on"), off.expect("off"));
         let change = |rate: f64| (rate / off.posted - 1.0) * 100.0;
         let current = on.until_current.unwrap_or(on.posted);
         println!(
