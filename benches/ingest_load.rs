@@ -188,14 +188,13 @@ fn recreate_postgres(url: &str) {
         .expect("create database");
 }
 
-/// Waits until the conduct applier has emptied the queue; returns how long that took.
-fn wait_for_conduct(watch: &store::DbPool) -> Duration {
-    let started = Instant::now();
+/// Waits until the conduct applier has emptied the queue; returns how long after `since`.
+fn wait_for_conduct(watch: &store::DbPool, since: Instant) -> Duration {
     let mut conn = watch.get().expect("connection");
     while store::conduct::pending_count(&mut conn).expect("queue length") > 0 {
         std::thread::sleep(Duration::from_millis(5));
     }
-    started.elapsed()
+    since.elapsed()
 }
 
 /// Samples the conduct queue's length every 50 ms while games are posted: a queue that stays
@@ -215,7 +214,8 @@ fn sample_queue(watch: store::DbPool) -> QueueSampler {
             if let Ok(n) = store::conduct::pending_count(&mut conn) {
                 deepest = deepest.max(n);
             }
-            std::thread::sleep(Duration::from_millis(50));
+            // Seldom: each count is a query on the database being measured.
+            std::thread::sleep(Duration::from_millis(250));
         }
         deepest
     });
@@ -394,7 +394,7 @@ fn measure(
             println!("warm-up: {} games, {failures} failed", o.warm_up);
         }
         if let Some(watch) = watch {
-            wait_for_conduct(watch);
+            wait_for_conduct(watch, Instant::now());
         }
     }
     // Bodies are built before timing.
@@ -407,7 +407,8 @@ fn measure(
         _ => None,
     };
     let (mut latencies, failures) = post_all(addr, token, bodies, o.concurrency);
-    let seconds = started.elapsed().as_secs_f64();
+    let last_response = Instant::now();
+    let seconds = (last_response - started).as_secs_f64();
     let deepest_queue = sampler.map(QueueSampler::stop);
     latencies.sort_unstable();
     let pct = |p: f64| {
@@ -428,7 +429,7 @@ fn measure(
     // The applier ran alongside; what it had not applied by the last response it applies now.
     let until_current = match (watch, conduct) {
         (Some(watch), true) => {
-            let behind = wait_for_conduct(watch).as_secs_f64();
+            let behind = wait_for_conduct(watch, last_response).as_secs_f64();
             let rate = latencies.len() as f64 / (seconds + behind);
             println!(
                 "conduct records current {behind:.2} s after the last response: {rate:.0} \

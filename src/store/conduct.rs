@@ -1,7 +1,7 @@
 //! Conduct tracking: `conduct_outcomes` (one row per game: its seats' outcomes) and
 //! `conduct_records` (one bounded `PlayerRecord` per player, as JSON).
 //!
-//! - Ingest over HTTP queues a game ([`queue_game`], one `conduct_pending` row in the game's
+//! - Ingest over HTTP queues a game ([`queue_stored_game`], one `conduct_pending` row in the game's
 //!   transaction); the applier ([`apply_pending`]) applies queued games in batches: their
 //!   outcome rows, the records they change, the reports they raise and their removal from the
 //!   queue commit together or not at all. The bulk import applies its batches in place.
@@ -500,70 +500,74 @@ impl Writes<'_> {
     }
 }
 
-/// Queues one stored game for the conduct applier: its seats' outcomes, encoded, in one row
-/// (one cached single-row insert in the game's transaction, where applying it there would
-/// read, update and rewrite four player records).
-pub fn queue_game(
+/// Queues a game just stored in this transaction for the conduct applier: its seats'
+/// outcomes, encoded, in one row (where applying them in the game's transaction would read,
+/// update and rewrite four player records). Returns the game's id: the insert looks it up
+/// by game number, standing in for the look-up ingest makes anyway.
+pub fn queue_stored_game(
     conn: &mut DbConnection,
-    game_id: i64,
+    site_game_id: &str,
     played_at: NaiveDateTime,
     seats: &[SeatToRecord<'_>],
-) -> QueryResult<()> {
+) -> QueryResult<i64> {
     let listed: Vec<(&str, &SeatOutcome)> = seats.iter().map(|s| (s.player, s.outcome)).collect();
     let seats = conduct::stored::encode_seats(&listed);
-    match conn {
-        // Every ingest runs this in its writer turn: a statement with a fixed identity is
-        // found in the statement cache without rendering its SQL first.
-        DbConnection::Sqlite(c) => QueueGame {
-            game_id,
-            played_at,
-            seats: &seats,
-        }
-        .execute(c)?,
-        DbConnection::Postgres(c) => diesel::insert_into(conduct_pending::table)
-            .values((
-                conduct_pending::game_id.eq(game_id),
-                conduct_pending::played_at.eq(played_at),
-                conduct_pending::seats.eq(&seats),
-            ))
-            .execute(c)?,
+    let queue = QueueStoredGame {
+        site_game_id,
+        played_at,
+        seats: &seats,
     };
-    Ok(())
+    on_backend!(conn, c => queue.get_result::<i64>(c))
 }
 
-/// `INSERT INTO conduct_pending ...` with a fixed statement-cache identity (SQLite).
-struct QueueGame<'a> {
-    game_id: i64,
+/// `INSERT INTO conduct_pending ... SELECT id FROM games ... RETURNING game_id` with a fixed
+/// statement-cache identity: every ingest runs it, and it is then found in the cache without
+/// rendering its SQL first.
+struct QueueStoredGame<'a> {
+    site_game_id: &'a str,
     played_at: NaiveDateTime,
     seats: &'a str,
 }
 
-/// The statement-cache identity of [`QueueGame`].
-struct QueueGameStatement;
+/// The statement-cache identity of [`QueueStoredGame`].
+struct QueueStoredGameStatement;
 
-impl diesel::query_builder::QueryId for QueueGame<'_> {
-    type QueryId = QueueGameStatement;
+impl diesel::query_builder::QueryId for QueueStoredGame<'_> {
+    type QueryId = QueueStoredGameStatement;
     const HAS_STATIC_QUERY_ID: bool = true;
 }
 
-impl diesel::query_builder::QueryFragment<diesel::sqlite::Sqlite> for QueueGame<'_> {
+impl diesel::query_builder::Query for QueueStoredGame<'_> {
+    type SqlType = diesel::sql_types::BigInt;
+}
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for QueueStoredGame<'_>
+where
+    DB: diesel::backend::Backend,
+    i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
+    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+    NaiveDateTime: diesel::serialize::ToSql<diesel::sql_types::Timestamp, DB>,
+    DB: diesel::sql_types::HasSqlType<diesel::sql_types::BigInt>
+        + diesel::sql_types::HasSqlType<diesel::sql_types::Text>
+        + diesel::sql_types::HasSqlType<diesel::sql_types::Timestamp>,
+{
     fn walk_ast<'b>(
         &'b self,
-        mut out: diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
     ) -> QueryResult<()> {
-        use diesel::sql_types::{BigInt, Text, Timestamp};
-        out.push_sql("INSERT INTO conduct_pending (game_id, played_at, seats) VALUES (");
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
-        out.push_sql(", ");
+        use diesel::sql_types::{Text, Timestamp};
+        out.push_sql("INSERT INTO conduct_pending (game_id, played_at, seats) SELECT id, ");
         out.push_bind_param::<Timestamp, _>(&self.played_at)?;
         out.push_sql(", ");
         out.push_bind_param::<Text, _>(self.seats)?;
-        out.push_sql(")");
+        out.push_sql(" FROM games WHERE site_game_id = ");
+        out.push_bind_param::<Text, _>(self.site_game_id)?;
+        out.push_sql(" RETURNING game_id");
         Ok(())
     }
 }
 
-impl diesel::query_dsl::RunQueryDsl<diesel::SqliteConnection> for QueueGame<'_> {}
+impl<Conn: diesel::Connection> diesel::query_dsl::RunQueryDsl<Conn> for QueueStoredGame<'_> {}
 
 /// What one [`apply_pending`] call did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

@@ -314,10 +314,32 @@ fn insert_rows(
     diesel::insert_into(games::table)
         .values(&new)
         .execute(conn)?;
-    let id: i64 = games::table
-        .filter(games::site_game_id.eq(&g.site_game_id))
-        .select(games::id)
-        .first(conn)?;
+    let played_at = g.played_at.unwrap_or(now);
+    let conduct_seats: Option<Vec<SeatToRecord<'_>>> = prepared.conduct.as_ref().map(|conduct| {
+        prepared
+            .seats
+            .iter()
+            .map(|s| SeatToRecord {
+                player: &s.player,
+                outcome: &conduct.outcomes[s.seat.index() as usize],
+            })
+            .collect()
+    });
+    // A game queued for conduct learns its id from the queue insert itself, so conduct
+    // tracking adds no statement to the ingest.
+    let (id, conduct_step) = match (&conduct_seats, conduct_step) {
+        (Some(seats), ConductStep::Queue) => (
+            super::conduct::queue_stored_game(conn, &g.site_game_id, played_at, seats)?,
+            None,
+        ),
+        (_, step) => {
+            let id: i64 = games::table
+                .filter(games::site_game_id.eq(&g.site_game_id))
+                .select(games::id)
+                .first(conn)?;
+            (id, Some(step))
+        }
+    };
     let seats: Vec<SeatRow> = prepared
         .seats
         .iter()
@@ -381,20 +403,8 @@ fn insert_rows(
         }
     }
     super::chat_flags::insert_for_game(conn, id, prepared, policy, now)?;
-    if let Some(conduct) = &prepared.conduct {
-        let seats: Vec<SeatToRecord<'_>> = prepared
-            .seats
-            .iter()
-            .map(|s| SeatToRecord {
-                player: &s.player,
-                outcome: &conduct.outcomes[s.seat.index() as usize],
-            })
-            .collect();
-        let played_at = g.played_at.unwrap_or(now);
-        match conduct_step {
-            ConductStep::Queue => super::conduct::queue_game(conn, id, played_at, &seats)?,
-            ConductStep::Apply(writer) => writer.record_game(conn, id, played_at, &seats, now)?,
-        }
+    if let (Some(seats), Some(ConductStep::Apply(writer))) = (&conduct_seats, conduct_step) {
+        writer.record_game(conn, id, played_at, seats, now)?;
     }
     Ok(id)
 }
