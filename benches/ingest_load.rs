@@ -13,8 +13,9 @@
 //! The in-process service runs its conduct applier; with conduct on, the bench then waits for
 //! the applier to empty the queue and prints that lag, the rate including it, and the longest
 //! queue seen while posting (bounded: the applier keeps up).
-//!   cargo bench --bench ingest_load -- --compare 6   (6 rounds of on/off pairs, each on a
-//!       fresh database, the order alternating; prints each round's change and the medians)
+//!   cargo bench --bench ingest_load -- --compare 6   (an untimed run to warm the process, then
+//!       6 rounds of on/off pairs, each on a fresh database, the order alternating; prints each
+//!       round's change and the medians)
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
 
@@ -33,6 +34,7 @@ use arbiter::rules::pgn4;
 use arbiter::store::{self, migrations};
 use serde_json::json;
 
+#[derive(Clone)]
 struct Options {
     games: usize,
     concurrency: usize,
@@ -489,6 +491,15 @@ fn median(values: &mut [f64]) -> f64 {
 fn compare(o: &Options, games: &[String]) {
     let mut posted = Vec::new();
     let mut until_current = Vec::new();
+    // The process's first run also warms it (allocator, page cache): that run is untimed, so
+    // no round starts colder than the others.
+    let warm = Options {
+        games: o.games.min(10_000),
+        warm_up: 0,
+        ..o.clone()
+    };
+    println!("untimed first run, to warm the process:");
+    measure_in_process(&warm, games, false);
     for round in 1..=o.compare {
         let on_first = round % 2 == 1;
         let first = measure_in_process(o, games, on_first);
