@@ -199,7 +199,7 @@ fn wait_for_conduct(watch: &store::DbPool, since: Instant) -> Duration {
     since.elapsed()
 }
 
-/// Samples the conduct queue's length every 50 ms while games are posted: a queue that stays
+/// Samples the conduct queue's length every 250 ms while games are posted: a queue that stays
 /// bounded means the applier keeps up, so the posting rate is also the sustained rate.
 struct QueueSampler {
     stop: Arc<std::sync::atomic::AtomicBool>,

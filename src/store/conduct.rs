@@ -1,8 +1,8 @@
 //! Conduct tracking: `conduct_outcomes` (one row per game: its seats' outcomes) and
 //! `conduct_records` (one bounded `PlayerRecord` per player, as JSON).
 //!
-//! - Ingest over HTTP queues a game ([`queue_stored_game`], one `conduct_pending` row in the game's
-//!   transaction); the applier ([`apply_pending`]) applies queued games in batches: their
+//! - Ingest over HTTP queues a game ([`queue_stored_game`], one `conduct_pending` row in the
+//!   game's transaction); the applier ([`apply_pending`]) applies queued games in batches: their
 //!   outcome rows, the records they change, the reports they raise and their removal from the
 //!   queue commit together or not at all. The bulk import applies its batches in place.
 //!
@@ -543,13 +543,11 @@ impl diesel::query_builder::Query for QueueStoredGame<'_> {
 
 impl<DB> diesel::query_builder::QueryFragment<DB> for QueueStoredGame<'_>
 where
-    DB: diesel::backend::Backend,
-    i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
-    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
-    NaiveDateTime: diesel::serialize::ToSql<diesel::sql_types::Timestamp, DB>,
-    DB: diesel::sql_types::HasSqlType<diesel::sql_types::BigInt>
+    DB: diesel::backend::Backend
         + diesel::sql_types::HasSqlType<diesel::sql_types::Text>
         + diesel::sql_types::HasSqlType<diesel::sql_types::Timestamp>,
+    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+    NaiveDateTime: diesel::serialize::ToSql<diesel::sql_types::Timestamp, DB>,
 {
     fn walk_ast<'b>(
         &'b self,

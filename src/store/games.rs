@@ -290,6 +290,7 @@ fn insert_rows(
     now: NaiveDateTime,
 ) -> QueryResult<i64> {
     let g = &prepared.game;
+    let played_at = g.played_at.unwrap_or(now);
     let new = NewGame {
         site_game_id: &g.site_game_id,
         content_hash: &g.content_hash,
@@ -302,7 +303,7 @@ fn insert_rows(
         result_tag: &g.result_tag,
         started_at: g.started_at,
         ended_at: g.ended_at,
-        played_at: g.played_at.unwrap_or(now),
+        played_at,
         plies: g.plies,
         aborted: g.abort.is_some(),
         aborted_seat: g.abort.map(|a| SeatColour::from_seat(a.seat).index()),
@@ -314,7 +315,6 @@ fn insert_rows(
     diesel::insert_into(games::table)
         .values(&new)
         .execute(conn)?;
-    let played_at = g.played_at.unwrap_or(now);
     let conduct_seats: Option<Vec<SeatToRecord<'_>>> = prepared.conduct.as_ref().map(|conduct| {
         prepared
             .seats
@@ -327,18 +327,14 @@ fn insert_rows(
     });
     // A game queued for conduct learns its id from the queue insert itself, so conduct
     // tracking adds no statement to the ingest.
-    let (id, conduct_step) = match (&conduct_seats, conduct_step) {
-        (Some(seats), ConductStep::Queue) => (
-            super::conduct::queue_stored_game(conn, &g.site_game_id, played_at, seats)?,
-            None,
-        ),
-        (_, step) => {
-            let id: i64 = games::table
-                .filter(games::site_game_id.eq(&g.site_game_id))
-                .select(games::id)
-                .first(conn)?;
-            (id, Some(step))
+    let id = match (&conduct_seats, &conduct_step) {
+        (Some(seats), ConductStep::Queue) => {
+            super::conduct::queue_stored_game(conn, &g.site_game_id, played_at, seats)?
         }
+        _ => games::table
+            .filter(games::site_game_id.eq(&g.site_game_id))
+            .select(games::id)
+            .first(conn)?,
     };
     let seats: Vec<SeatRow> = prepared
         .seats
@@ -403,7 +399,7 @@ fn insert_rows(
         }
     }
     super::chat_flags::insert_for_game(conn, id, prepared, policy, now)?;
-    if let (Some(seats), Some(ConductStep::Apply(writer))) = (&conduct_seats, conduct_step) {
+    if let (Some(seats), ConductStep::Apply(writer)) = (&conduct_seats, conduct_step) {
         writer.record_game(conn, id, played_at, seats, now)?;
     }
     Ok(id)
