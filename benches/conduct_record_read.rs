@@ -122,7 +122,8 @@ fn split(
         let write_single = started.elapsed().as_secs_f64();
         // What the HTTP path queued, applied as the applier does (500 games per transaction).
         let started = Instant::now();
-        while conduct::apply_pending(&mut single, policy, &moderation, 500, store::now())?.taken()
+        while conduct::apply_pending(&mut single, policy, &moderation, 500, store::now())?
+            .examined()
             > 0
         {}
         let apply = started.elapsed().as_secs_f64();

@@ -199,7 +199,7 @@ fn wait_for_conduct(watch: &store::DbPool, since: Instant) -> Duration {
     since.elapsed()
 }
 
-/// Samples the conduct queue's length every 250 ms while games are posted: a queue that stays
+/// Samples the conduct queue's length every second while games are posted: a queue that stays
 /// bounded means the applier keeps up, so the posting rate is also the sustained rate.
 struct QueueSampler {
     stop: Arc<std::sync::atomic::AtomicBool>,
@@ -216,8 +216,9 @@ fn sample_queue(watch: store::DbPool) -> QueueSampler {
             if let Ok(n) = store::conduct::pending_count(&mut conn) {
                 deepest = deepest.max(n);
             }
-            // Seldom: each count is a query on the database being measured.
-            std::thread::sleep(Duration::from_millis(250));
+            // Seldom: each count is a query on the database being measured (on SQLite it
+            // walks the games after the mark, a page each).
+            std::thread::sleep(Duration::from_millis(1000));
         }
         deepest
     });

@@ -42,6 +42,9 @@ pub struct ConductSettings {
     pub apply_interval_ms: u64,
     /// Most stored games the applier applies in one transaction.
     pub apply_batch: u32,
+    /// The nice value (0-19) of the thread where the applier reads and applies batches
+    /// (Linux); its writes run at normal priority. 0: normal priority.
+    pub applier_niceness: i32,
 }
 
 /// Bounds of `[conduct] apply_batch` (its ids are bound parameters of one statement).
@@ -272,6 +275,9 @@ impl Settings {
                 &format!("must be between 1 and {MAX_CONDUCT_APPLY_BATCH}"),
             ));
         }
+        if !(0..=19).contains(&self.conduct.applier_niceness) {
+            return Err(bad("conduct.applier_niceness", "must be between 0 and 19"));
+        }
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
             return Err(bad(
                 "log.level",
@@ -421,6 +427,14 @@ mod tests {
             ),
             ("[conduct]\napply_batch = 0\n", "conduct.apply_batch"),
             ("[conduct]\napply_batch = 5001\n", "conduct.apply_batch"),
+            (
+                "[conduct]\napplier_niceness = 20\n",
+                "conduct.applier_niceness",
+            ),
+            (
+                "[conduct]\napplier_niceness = -1\n",
+                "conduct.applier_niceness",
+            ),
         ] {
             let err = Settings::from_toml_str(toml).unwrap_err();
             assert!(err.to_string().contains(key), "{toml}: {err}");

@@ -1,5 +1,6 @@
 //! The conduct applier: a background task of every `arbiter serve` instance that applies
-//! queued games (stored by ingest, `conduct_pending`) to their players' conduct records in
+//! queued games (stored by ingest: `games.conduct_seats` after the mark on SQLite,
+//! `conduct_pending` on PostgreSQL) to their players' conduct records in
 //! batches, then raises the automatic reports their signals call for.
 //!
 //! Why a queue: applying a game reads, updates and rewrites four player records. Inside the

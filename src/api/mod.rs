@@ -6,6 +6,7 @@ pub mod checkpointer;
 pub mod conduct_applier;
 pub mod error;
 pub mod json;
+pub mod low_priority;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;

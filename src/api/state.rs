@@ -6,6 +6,7 @@ use actix_web::web;
 
 use super::auth::player::PlayerTokenVerifier;
 use super::error::ApiError;
+use super::low_priority::LowPriorityWorker;
 use super::metrics::Metrics;
 use crate::chat::{Analyzer, AnalyzerError};
 use crate::conduct::ConductPolicy;
@@ -31,6 +32,9 @@ pub struct AppState {
     pub moderation: Arc<ModerationPolicy>,
     /// SQLite has one writer at a time; ingest writers queue here (see `db_write`).
     sqlite_writer: Option<Arc<std::sync::Mutex<()>>>,
+    /// SQLite: where the conduct applier reads and applies its batches, at
+    /// `[conduct] applier_niceness` (see `apply_conduct_batch`).
+    conduct_worker: Option<Arc<LowPriorityWorker>>,
 }
 
 /// The state could not be assembled.
@@ -44,6 +48,8 @@ pub enum StateError {
     Moderation(String),
     #[error("{0}")]
     Database(String),
+    #[error("conduct applier thread: {0}")]
+    Worker(#[from] std::io::Error),
 }
 
 impl AppState {
@@ -56,8 +62,15 @@ impl AppState {
         let backend = DatabaseTarget::parse(&settings.database.url)
             .map(|target| target.backend())
             .map_err(|e| StateError::Database(format!("database.url: {e}")))?;
+        let conduct_worker = if backend == Backend::Sqlite && settings.conduct.enabled {
+            let worker = LowPriorityWorker::start(settings.conduct.applier_niceness)?;
+            Some(Arc::new(worker))
+        } else {
+            None
+        };
         Ok(AppState {
             backend,
+            conduct_worker,
             settings: Arc::new(settings),
             pool,
             metrics: Arc::new(Metrics::new()?),
@@ -86,46 +99,101 @@ impl AppState {
         let pool = self.pool.clone();
         let writer = self.sqlite_writer.clone();
         web::block(move || {
-            // A poisoned lock only means another writer panicked; its transaction rolled back.
-            let _turn = writer
-                .as_ref()
-                .map(|w| w.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+            let _turn = take_turn(&writer);
             let mut conn = pool.get()?;
             work(&mut conn).map_err(Into::into)
         })
         .await?
     }
 
-    /// Applies one batch of queued games to their players' conduct records. On SQLite it takes
-    /// writer turns like ingest, but only for its writes: it reads and applies the batch
-    /// before its turn (`conduct::apply_pending_taking_turns`).
+    /// Applies one batch of queued games to their players' conduct records.
+    ///
+    /// SQLite: the batch is read and applied in memory on the low-priority worker, and only
+    /// its writes take a writer turn, at normal priority, like ingest
+    /// (`conduct::read_queued`, `prepare_batch`, `write_prepared`). PostgreSQL (or with no
+    /// worker): one call of `conduct::apply_pending_taking_turns`.
     pub async fn apply_conduct_batch(&self) -> Result<AppliedBatch, ApiError> {
-        let policy = self.conduct.clone();
-        let moderation = self.moderation.clone();
-        let batch = i64::from(self.settings.conduct.apply_batch);
-        let writer = self.sqlite_writer.clone();
-        let done = self
-            .db(move |conn| {
-                let turn = || {
-                    writer
-                        .as_ref()
-                        .map(|w| w.lock().unwrap_or_else(|p| p.into_inner()))
-                };
-                conduct::apply_pending_taking_turns(
-                    conn,
-                    &policy,
-                    &moderation,
-                    batch,
-                    store::now(),
-                    turn,
-                )
-            })
-            .await?;
+        let done = match self.conduct_worker.clone() {
+            Some(worker) => self.apply_conduct_batch_on(&worker).await?,
+            None => {
+                let policy = self.conduct.clone();
+                let moderation = self.moderation.clone();
+                let batch = i64::from(self.settings.conduct.apply_batch);
+                let writer = self.sqlite_writer.clone();
+                self.db(move |conn| {
+                    conduct::apply_pending_taking_turns(
+                        conn,
+                        &policy,
+                        &moderation,
+                        batch,
+                        store::now(),
+                        || take_turn(&writer),
+                    )
+                })
+                .await?
+            }
+        };
         for (game, reason) in &done.unreadable {
             tracing::error!(game, %reason, "queued conduct outcomes unreadable: dropped (run `arbiter conduct rebuild`)");
         }
         self.metrics.conduct_applied.inc_by(done.applied as u64);
         Ok(done)
+    }
+
+    /// The SQLite batch, its reading and applying on `worker`.
+    async fn apply_conduct_batch_on(
+        &self,
+        worker: &LowPriorityWorker,
+    ) -> Result<AppliedBatch, ApiError> {
+        let batch = i64::from(self.settings.conduct.apply_batch);
+        let pool = self.pool.clone();
+        let read = worker
+            .run(move || {
+                let mut conn = pool.get()?;
+                conduct::read_queued(&mut conn, batch).map_err(ApiError::from)
+            })
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        let Some(read) = read else {
+            return Ok(AppliedBatch::default());
+        };
+        let read = if read.missing().is_empty() {
+            read
+        } else {
+            let policy = self.conduct.clone();
+            let writer = self.sqlite_writer.clone();
+            self.db(move |conn| {
+                let _turn = take_turn(&writer);
+                conduct::create_missing_records(conn, &policy, &read, store::now()).map(|()| read)
+            })
+            .await?
+        };
+        let (pool, policy, moderation) = (
+            self.pool.clone(),
+            self.conduct.clone(),
+            self.moderation.clone(),
+        );
+        let prepared = worker
+            .run(move || {
+                let mut conn = pool.get()?;
+                let now = store::now();
+                Ok::<_, ApiError>(conduct::prepare_batch(
+                    &mut conn,
+                    read,
+                    &policy,
+                    &moderation,
+                    now,
+                ))
+            })
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        let (policy, moderation) = (self.conduct.clone(), self.moderation.clone());
+        let writer = self.sqlite_writer.clone();
+        self.db(move |conn| {
+            let _turn = take_turn(&writer);
+            conduct::write_prepared(conn, prepared, &policy, &moderation, batch, store::now())
+        })
+        .await
     }
 
     /// Applies queued games until the queue is empty; returns how many were taken off it.
@@ -135,9 +203,9 @@ impl AppState {
         let full = self.settings.conduct.apply_batch as usize;
         let mut taken = 0;
         loop {
-            let done = self.apply_conduct_batch().await?.taken();
-            taken += done;
-            if done < full {
+            let done = self.apply_conduct_batch().await?;
+            taken += done.taken();
+            if done.examined() < full {
                 return Ok(taken);
             }
         }
@@ -177,4 +245,12 @@ impl AppState {
         }
         self.db(work).await
     }
+}
+
+/// Takes this process's SQLite writer turn (nothing on PostgreSQL); held until the guard
+/// drops. A poisoned lock only means another writer panicked; its transaction rolled back.
+fn take_turn(writer: &Option<Arc<std::sync::Mutex<()>>>) -> Option<std::sync::MutexGuard<'_, ()>> {
+    writer
+        .as_ref()
+        .map(|w| w.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
 }

@@ -1,10 +1,11 @@
 //! Conduct tracking: `conduct_outcomes` (one row per game: its seats' outcomes) and
 //! `conduct_records` (one bounded `PlayerRecord` per player, as JSON).
 //!
-//! - Ingest over HTTP queues a game ([`queue_stored_game`], one `conduct_pending` row in the
-//!   game's transaction); the applier ([`apply_pending`]) applies queued games in batches: their
-//!   outcome rows, the records they change, the reports they raise and their removal from the
-//!   queue commit together or not at all. The bulk import applies its batches in place.
+//! - Ingest over HTTP queues a game in the game's transaction ([`ConductQueue`]: on SQLite in
+//!   the games row, on PostgreSQL one `conduct_pending` row); the applier ([`apply_pending`])
+//!   applies queued games in batches: their outcome rows, the records they change, the
+//!   reports they raise and their removal from the queue commit together or not at all. The
+//!   bulk import applies its batches in place.
 //!
 //! - Concurrency: [`ConductWriter`] reads the records of every player of its transaction up
 //!   front, on PostgreSQL with one `SELECT ... ORDER BY player FOR UPDATE` after creating the
@@ -33,8 +34,11 @@ use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
 use super::players;
 use super::schema::automatic_reports as reports_table;
+use super::schema::games as games_table;
 use super::schema::players as players_table;
-use super::schema::{automatic_report_games, conduct_outcomes, conduct_pending, conduct_records};
+use super::schema::{
+    automatic_report_games, conduct_outcomes, conduct_pending, conduct_progress, conduct_records,
+};
 use crate::conduct::{
     self, is_new_signal, ConductPolicy, DepartureKind, OutcomeKind, PlayerRecord, SeatOutcome,
     Signal,
@@ -345,12 +349,13 @@ impl<'p> ConductWriter<'p> {
     /// Writes the outcome rows, every changed record (each once, version checked) and the
     /// reports raised.
     pub fn finish(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
-        self.into_writes().write(conn, now)
+        let moderation = self.raise_reports;
+        self.into_writes().write(conn, moderation, now)
     }
 
     /// What `finish` writes, with the changed records already encoded: the applier prepares
     /// it before its turn to write.
-    fn into_writes(self) -> Writes<'p> {
+    fn into_writes(self) -> Writes {
         let mut records: Vec<(String, String, i64)> = self
             .records
             .into_iter()
@@ -362,7 +367,6 @@ impl<'p> ConductWriter<'p> {
             .collect();
         records.sort_by(|a, b| a.0.cmp(&b.0));
         Writes {
-            moderation: self.raise_reports,
             outcomes: self.outcomes,
             records,
             raised: self.raised,
@@ -441,16 +445,21 @@ fn create_records_writing_first(
 
 /// The writes of a [`ConductWriter`]: outcome rows, encoded records with the version they
 /// were read at, and the reports to file.
-struct Writes<'p> {
-    moderation: Option<&'p ModerationPolicy>,
+struct Writes {
     outcomes: Vec<GameOutcomes>,
     records: Vec<(String, String, i64)>,
     raised: Vec<RaisedReport>,
 }
 
-impl Writes<'_> {
-    /// Fails (`RollbackTransaction`) if a record changed since it was read.
-    fn write(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
+impl Writes {
+    /// Fails (`RollbackTransaction`) if a record changed since it was read. Reports are filed
+    /// under `moderation` (`None`: the rebuild, which files none).
+    fn write(
+        self,
+        conn: &mut DbConnection,
+        moderation: Option<&ModerationPolicy>,
+        now: NaiveDateTime,
+    ) -> QueryResult<()> {
         match conn {
             DbConnection::Sqlite(c) => {
                 // Fixed-size inserts are prepared once per connection and cached, where a
@@ -484,7 +493,7 @@ impl Writes<'_> {
                 }
             }
         }
-        if let Some(moderation) = self.moderation {
+        if let Some(moderation) = moderation {
             for raised in &self.raised {
                 file_report(
                     conn,
@@ -500,22 +509,44 @@ impl Writes<'_> {
     }
 }
 
-/// Queues a game just stored in this transaction for the conduct applier: its seats'
-/// outcomes, encoded, in one row (where applying them in the game's transaction would read,
-/// update and rewrite four player records). Returns the game's id: the insert looks it up
-/// by game number, standing in for the look-up ingest makes anyway.
+/// Where a game stored over HTTP waits for the conduct applier, with its seats' outcomes
+/// encoded (`conduct::stored::encode_seats`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConductQueue {
+    /// SQLite: in the game's own row (`games.conduct_seats`), whose page the ingest writes
+    /// anyway; the applier reads games after its high-water mark (`conduct_progress`). Ids
+    /// rise in commit order under SQLite's single writer, so no game appears below the mark.
+    InGameRow(String),
+    /// PostgreSQL: a `conduct_pending` row ([`queue_stored_game`]); here a smaller id can
+    /// commit after a larger one, so a mark could pass over a game still being written.
+    PendingTable(String),
+}
+
+/// How this backend queues a game with these seats.
+pub fn queue_for(conn: &DbConnection, seats: &[SeatToRecord<'_>]) -> ConductQueue {
+    let listed: Vec<(&str, &SeatOutcome)> = seats.iter().map(|s| (s.player, s.outcome)).collect();
+    let encoded = conduct::stored::encode_seats(&listed);
+    match conn {
+        DbConnection::Sqlite(_) => ConductQueue::InGameRow(encoded),
+        DbConnection::Postgres(_) => ConductQueue::PendingTable(encoded),
+    }
+}
+
+/// Queues a game just stored in this transaction for the conduct applier in a
+/// `conduct_pending` row (PostgreSQL, [`ConductQueue::PendingTable`]): its seats' outcomes,
+/// encoded, in one row (where applying them in the game's transaction would read, update and
+/// rewrite four player records). Returns the game's id: the insert looks it up by game number,
+/// standing in for the look-up ingest makes anyway.
 pub fn queue_stored_game(
     conn: &mut DbConnection,
     site_game_id: &str,
     played_at: NaiveDateTime,
-    seats: &[SeatToRecord<'_>],
+    seats: &str,
 ) -> QueryResult<i64> {
-    let listed: Vec<(&str, &SeatOutcome)> = seats.iter().map(|s| (s.player, s.outcome)).collect();
-    let seats = conduct::stored::encode_seats(&listed);
     let queue = QueueStoredGame {
         site_game_id,
         played_at,
-        seats: &seats,
+        seats,
     };
     on_backend!(conn, c => queue.get_result::<i64>(c))
 }
@@ -578,12 +609,21 @@ pub struct AppliedBatch {
     /// (game id, reason) of queued rows that could not be read: dropped from the queue (the
     /// game stays in the archive, and `arbiter conduct rebuild` recomputes it).
     pub unreadable: Vec<(i64, String)>,
+    /// SQLite: games the mark moved past that were never queued (stored by the bulk import,
+    /// which applies its games itself, or with conduct tracking off).
+    pub passed_over: usize,
 }
 
 impl AppliedBatch {
-    /// Rows taken off the queue.
+    /// Queued games taken off the queue.
     pub fn taken(&self) -> usize {
         self.applied + self.already_recorded + self.unreadable.len()
+    }
+
+    /// Games the batch took off the queue or moved past: a batch of `batch` means there may
+    /// be more.
+    pub fn examined(&self) -> usize {
+        self.taken() + self.passed_over
     }
 }
 
@@ -608,12 +648,13 @@ pub fn apply_pending(
 /// instances' appliers share the queue without waiting for each other's games (a player's
 /// record is still locked in name order), and ingest never waits for the applier.
 ///
-/// SQLite, where every writer waits for the one before: the batch is read, applied and encoded
-/// in read transactions, before the turn; the turn then covers only the writes. Records are
-/// written under a version check and the queued rows must all still be there, so if anything
-/// changed in between (a rebuild, another process's applier) the write fails, rolls back, and
-/// the batch is applied again in one transaction, still in the turn. New players' empty
-/// records are created first, in a short write of their own.
+/// SQLite, where every writer waits for the one before: the batch (the games after the mark)
+/// is read, applied and encoded in read transactions, before the turn; the turn then covers
+/// only the writes. Records are written under a version check and the mark moves only if its
+/// version is still the one read, so if anything changed in between (a rebuild, another
+/// process's applier) the write fails, rolls back, and the batch is applied again in one
+/// transaction, still in the turn. New players' empty records are created first, in a short
+/// write of their own.
 pub fn apply_pending_taking_turns<T>(
     conn: &mut DbConnection,
     policy: &ConductPolicy,
@@ -627,47 +668,124 @@ pub fn apply_pending_taking_turns<T>(
         let _turn = write_turn();
         return apply_in_one_transaction(conn, policy, moderation, batch, now);
     }
-    let queued = conn.transaction(|conn| {
-        let queued: Vec<(i64, NaiveDateTime, String)> = conduct_pending::table
-            .order(conduct_pending::game_id.asc())
-            .limit(batch)
-            .select((
-                conduct_pending::game_id,
-                conduct_pending::played_at,
-                conduct_pending::seats,
-            ))
-            .load(conn)?;
-        sort_out(conn, queued)
+    let Some(read) = read_queued(conn, batch)? else {
+        return Ok(AppliedBatch::default());
+    };
+    if !read.missing.is_empty() {
+        let _turn = write_turn();
+        create_missing_records(conn, policy, &read, now)?;
+    }
+    let prepared = prepare_batch(conn, read, policy, moderation, now);
+    let _turn = write_turn();
+    write_prepared(conn, prepared, policy, moderation, batch, now)
+}
+
+/// SQLite: a batch read off the queue (the games after the mark), not yet applied.
+pub struct ReadBatch {
+    mark: Progress,
+    queued: QueuedBatch,
+    /// Players of the batch without a conduct record yet.
+    missing: Vec<String>,
+}
+
+impl ReadBatch {
+    /// Players of the batch without a conduct record: [`create_missing_records`] first.
+    pub fn missing(&self) -> &[String] {
+        &self.missing
+    }
+}
+
+/// SQLite, first step of a batch (reads only): up to `batch` games after the mark, sorted
+/// out, and the players without a record. `None` when nothing follows the mark.
+pub fn read_queued(conn: &mut DbConnection, batch: i64) -> QueryResult<Option<ReadBatch>> {
+    let batch = batch.max(1);
+    let (mark, queued) = conn.transaction(|conn| {
+        let mark = read_progress(conn)?;
+        let taken = games_after_mark(conn, mark.applied_through, batch)?;
+        Ok::<_, diesel::result::Error>((mark, sort_out(conn, taken)?))
     })?;
-    if queued.taken_ids.is_empty() {
-        return Ok(queued.done);
+    if queued.through.is_none() {
+        return Ok(None);
     }
     let players: BTreeSet<&str> = queued.players().collect();
-    let missing = without_record(conn, &players)?;
-    if !missing.is_empty() {
-        let _turn = write_turn();
-        conn.transaction(|conn| create_records_writing_first(conn, policy, &missing, now))?;
-    }
+    let missing = without_record(conn, &players)?
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    Ok(Some(ReadBatch {
+        mark,
+        queued,
+        missing,
+    }))
+}
+
+/// SQLite, second step, in a writer turn: empty records for the batch's new players, in a
+/// short write of their own.
+pub fn create_missing_records(
+    conn: &mut DbConnection,
+    policy: &ConductPolicy,
+    read: &ReadBatch,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let names: Vec<&str> = read.missing.iter().map(String::as_str).collect();
+    conn.transaction(|conn| create_records_writing_first(conn, policy, &names, now))
+}
+
+/// SQLite: a batch applied in memory, its writes encoded, ready for [`write_prepared`].
+pub struct PreparedBatch {
+    read: ReadBatch,
+    /// `Err` if the batch could not be applied from what was read (a record went missing):
+    /// [`write_prepared`] then applies the batch again in one transaction.
+    writes: QueryResult<Writes>,
+}
+
+/// SQLite, third step (reads only, so it can run away from the writers): applies the batch
+/// to its players' records in memory, judges signals and encodes the results.
+pub fn prepare_batch(
+    conn: &mut DbConnection,
+    read: ReadBatch,
+    policy: &ConductPolicy,
+    moderation: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> PreparedBatch {
     let writes = conn.transaction(|conn| {
         let mut writer = ConductWriter::new(policy, Some(moderation));
-        writer.hold(conn, players.iter().copied(), now)?;
-        queued.record_all(conn, &mut writer, now)?;
+        writer.hold(conn, read.queued.players(), now)?;
+        read.queued.record_all(conn, &mut writer, now)?;
         Ok(writer.into_writes())
     });
-    let _turn = write_turn();
+    PreparedBatch { read, writes }
+}
+
+/// SQLite, last step, in a writer turn: moves the mark past the batch and writes what
+/// [`prepare_batch`] computed, in one transaction. Records are written under a version check
+/// and the mark moves only from the version read, so if anything changed since the batch was
+/// read (a rebuild, another process's applier) the write rolls back and the batch is applied
+/// again in one transaction.
+pub fn write_prepared(
+    conn: &mut DbConnection,
+    prepared: PreparedBatch,
+    policy: &ConductPolicy,
+    moderation: &ModerationPolicy,
+    batch: i64,
+    now: NaiveDateTime,
+) -> QueryResult<AppliedBatch> {
+    let PreparedBatch { read, writes } = prepared;
     let written = writes.and_then(|writes| {
         conn.transaction(|conn| {
-            if take_off_queue(conn, &queued.taken_ids)? != queued.taken_ids.len() {
+            let through = read.queued.through.ok_or(NotFound)?;
+            // First, so the transaction is a writer from its first statement.
+            if !move_mark(conn, &read.mark, through)? {
                 return Err(diesel::result::Error::RollbackTransaction);
             }
-            writes.write(conn, now)
+            writes.write(conn, Some(moderation), now)
         })
     });
     match written {
-        Ok(()) => Ok(queued.done),
+        Ok(()) => Ok(read.queued.done),
         Err(e) => {
             tracing::debug!(error = %e, "conduct batch changed while applied; applying it again");
-            apply_in_one_transaction(conn, policy, moderation, batch, now)
+            apply_in_one_transaction(conn, policy, moderation, batch.max(1), now)
         }
     }
 }
@@ -681,12 +799,9 @@ fn apply_in_one_transaction(
     now: NaiveDateTime,
 ) -> QueryResult<AppliedBatch> {
     conn.transaction(|conn| {
-        let queued: Vec<(i64, NaiveDateTime, String)> = take_queued(conn, batch)?
-            .into_iter()
-            .map(|q| (q.game_id, q.played_at, q.seats))
-            .collect();
-        let queued = sort_out(conn, queued)?;
-        if queued.taken_ids.is_empty() {
+        let taken = take_queued(conn, batch)?;
+        let queued = sort_out(conn, taken)?;
+        if queued.games.is_empty() {
             return Ok(queued.done);
         }
         let mut writer = ConductWriter::new(policy, Some(moderation));
@@ -700,26 +815,39 @@ fn apply_in_one_transaction(
 /// A queued game to apply: its id, when it was played, its seats' players and outcomes.
 type DecodedGame = (i64, NaiveDateTime, Vec<(String, SeatOutcome)>);
 
+/// Games taken off the queue, in game order: (id, played at, encoded seats), the encoded
+/// seats `None` for a game the SQLite mark moves past that was never queued.
+type TakenGames = Vec<(i64, NaiveDateTime, Option<String>)>;
+
 /// A batch of queued games, sorted out.
 struct QueuedBatch {
-    /// Every queued game of the batch, to take off the queue.
-    taken_ids: Vec<i64>,
+    /// The largest game id taken (the SQLite mark moves to it); `None` for an empty batch.
+    through: Option<i64>,
     /// The games to apply, in game order, with their decoded seats.
     games: Vec<DecodedGame>,
     /// What applying the batch will have done.
     done: AppliedBatch,
 }
 
-/// Sorts queued rows into games to apply, games a rebuild already recorded and unreadable
-/// rows.
-fn sort_out(
-    conn: &mut DbConnection,
-    mut queued: Vec<(i64, NaiveDateTime, String)>,
-) -> QueryResult<QueuedBatch> {
-    queued.sort_by_key(|q| q.0);
-    let taken_ids: Vec<i64> = queued.iter().map(|q| q.0).collect();
+/// Sorts taken games into games to apply, games a rebuild already recorded, unreadable rows
+/// and games never queued.
+fn sort_out(conn: &mut DbConnection, mut taken: TakenGames) -> QueryResult<QueuedBatch> {
+    taken.sort_by_key(|q| q.0);
+    let mut done = AppliedBatch::default();
+    let through = taken.last().map(|q| q.0);
+    let queued: Vec<(i64, NaiveDateTime, String)> = taken
+        .into_iter()
+        .filter_map(|(id, played_at, seats)| match seats {
+            Some(seats) => Some((id, played_at, seats)),
+            None => {
+                done.passed_over += 1;
+                None
+            }
+        })
+        .collect();
+    let ids: Vec<i64> = queued.iter().map(|q| q.0).collect();
     let mut recorded = BTreeSet::new();
-    for chunk in taken_ids.chunks(NAMES_PER_STATEMENT) {
+    for chunk in ids.chunks(NAMES_PER_STATEMENT) {
         recorded.extend(
             conduct_outcomes::table
                 .filter(conduct_outcomes::game_id.eq_any(chunk))
@@ -728,7 +856,6 @@ fn sort_out(
                 .load::<i64>(conn)?,
         );
     }
-    let mut done = AppliedBatch::default();
     let mut games = Vec::with_capacity(queued.len());
     for (game_id, played_at, text) in queued {
         if recorded.contains(&game_id) {
@@ -742,7 +869,7 @@ fn sort_out(
     }
     done.applied = games.len();
     Ok(QueuedBatch {
-        taken_ids,
+        through,
         games,
         done,
     })
@@ -801,39 +928,125 @@ struct QueuedGame {
     seats: String,
 }
 
-/// Deletes the oldest `batch` queued games and returns them; the caller's transaction puts
-/// them back if it fails. Deleting first makes the transaction a writer from its first
-/// statement: on SQLite it waits for the write lock (busy timeout) instead of failing to
-/// upgrade a read; on PostgreSQL `SKIP LOCKED` passes over games another applier holds.
-fn take_queued(conn: &mut DbConnection, batch: i64) -> QueryResult<Vec<QueuedGame>> {
+/// Takes the oldest `batch` queued games off the queue and returns them; the caller's
+/// transaction puts them back if it fails. Its first statement writes, so on SQLite the
+/// transaction waits for the write lock (busy timeout) instead of failing to upgrade a read.
+///
+/// - SQLite: claims the mark (its version rises), reads the games after it and moves it past
+///   them.
+/// - PostgreSQL: deletes the queued rows, `SKIP LOCKED` passing over games another applier
+///   holds.
+fn take_queued(conn: &mut DbConnection, batch: i64) -> QueryResult<TakenGames> {
     use diesel::sql_types::BigInt;
-    match conn {
-        DbConnection::Sqlite(c) => diesel::sql_query(
-            "DELETE FROM conduct_pending WHERE game_id IN (SELECT game_id FROM conduct_pending \
-             ORDER BY game_id LIMIT ?) RETURNING game_id, played_at, seats",
-        )
-        .bind::<BigInt, _>(batch)
-        .load(c),
-        DbConnection::Postgres(c) => diesel::sql_query(
+    if let DbConnection::Postgres(c) = conn {
+        let rows: Vec<QueuedGame> = diesel::sql_query(
             "DELETE FROM conduct_pending WHERE game_id IN (SELECT game_id FROM conduct_pending \
              ORDER BY game_id LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING game_id, played_at, seats",
         )
         .bind::<BigInt, _>(batch)
-        .load(c),
+        .load(c)?;
+        return Ok(rows
+            .into_iter()
+            .map(|q| (q.game_id, q.played_at, Some(q.seats)))
+            .collect());
     }
+    diesel::update(conduct_progress::table)
+        .set(conduct_progress::version.eq(conduct_progress::version + 1))
+        .execute(conn)?;
+    let mark = read_progress(conn)?;
+    let taken = games_after_mark(conn, mark.applied_through, batch)?;
+    if let Some(&(through, _, _)) = taken.last() {
+        diesel::update(conduct_progress::table)
+            .set(conduct_progress::applied_through.eq(through))
+            .execute(conn)?;
+    }
+    Ok(taken)
+}
+
+/// SQLite's conduct mark: every game with an id up to `applied_through` has been applied or
+/// passed over; `version` rises with every change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Queryable)]
+struct Progress {
+    applied_through: i64,
+    version: i64,
+}
+
+fn read_progress(conn: &mut DbConnection) -> QueryResult<Progress> {
+    conduct_progress::table
+        .select((conduct_progress::applied_through, conduct_progress::version))
+        .first(conn)
+}
+
+/// The `batch` games after the mark, in id order (SQLite).
+fn games_after_mark(
+    conn: &mut DbConnection,
+    applied_through: i64,
+    batch: i64,
+) -> QueryResult<TakenGames> {
+    games_table::table
+        .filter(games_table::id.gt(applied_through))
+        .order(games_table::id.asc())
+        .limit(batch)
+        .select((
+            games_table::id,
+            games_table::played_at,
+            games_table::conduct_seats,
+        ))
+        .load(conn)
+}
+
+/// Moves the mark to `through` if it is still at the version `seen` was read at (SQLite).
+fn move_mark(conn: &mut DbConnection, seen: &Progress, through: i64) -> QueryResult<bool> {
+    let moved =
+        diesel::update(conduct_progress::table.filter(conduct_progress::version.eq(seen.version)))
+            .set((
+                conduct_progress::applied_through.eq(through),
+                conduct_progress::version.eq(seen.version + 1),
+            ))
+            .execute(conn)?;
+    Ok(moved == 1)
 }
 
 /// How many stored games wait for the conduct applier.
 pub fn pending_count(conn: &mut DbConnection) -> QueryResult<u64> {
-    let n: i64 = conduct_pending::table.count().get_result(conn)?;
+    let n: i64 = match conn {
+        DbConnection::Postgres(_) => conduct_pending::table.count().get_result(conn)?,
+        DbConnection::Sqlite(_) => {
+            let mark = read_progress(conn)?;
+            games_table::table
+                .filter(games_table::id.gt(mark.applied_through))
+                .filter(games_table::conduct_seats.is_not_null())
+                .count()
+                .get_result(conn)?
+        }
+    };
     Ok(u64::try_from(n).unwrap_or(0))
 }
 
 /// Takes `games` off the queue (a rebuild recomputing them); returns how many were queued.
 /// On PostgreSQL this waits for an applier holding any of them, so the caller's next read of
-/// `conduct_outcomes` sees what that applier recorded.
+/// `conduct_outcomes` sees what that applier recorded. On SQLite their queued seats are
+/// cleared (the mark passes over them) and the mark's version rises, so an applier that read
+/// them before this transaction applies its batch again instead of writing what it read.
 pub fn take_off_queue(conn: &mut DbConnection, games: &[i64]) -> QueryResult<usize> {
     let mut taken = 0;
+    if let DbConnection::Sqlite(_) = conn {
+        diesel::update(conduct_progress::table)
+            .set(conduct_progress::version.eq(conduct_progress::version + 1))
+            .execute(conn)?;
+        let mark = read_progress(conn)?;
+        for chunk in games.chunks(500) {
+            taken += diesel::update(
+                games_table::table
+                    .filter(games_table::id.eq_any(chunk))
+                    .filter(games_table::id.gt(mark.applied_through))
+                    .filter(games_table::conduct_seats.is_not_null()),
+            )
+            .set(games_table::conduct_seats.eq(None::<String>))
+            .execute(conn)?;
+        }
+        return Ok(taken);
+    }
     for chunk in games.chunks(500) {
         taken +=
             diesel::delete(conduct_pending::table.filter(conduct_pending::game_id.eq_any(chunk)))

@@ -11,7 +11,7 @@ use diesel::prelude::*;
 use crate::moderation::ModerationPolicy;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::conduct::{ConductWriter, SeatToRecord};
+use super::conduct::{ConductQueue, ConductWriter, SeatToRecord};
 use super::connection::DbConnection;
 use super::schema::{game_chat, game_events, game_seats, games};
 use crate::archive::ingest::{PreparedGame, SeatColour};
@@ -88,6 +88,8 @@ struct NewGame<'a> {
     aborted_reason: Option<&'a str>,
     pgn4: &'a str,
     created_at: NaiveDateTime,
+    /// SQLite's conduct queue: the seats' outcomes, encoded, until the applier takes them.
+    conduct_seats: Option<&'a str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable)]
@@ -291,6 +293,22 @@ fn insert_rows(
 ) -> QueryResult<i64> {
     let g = &prepared.game;
     let played_at = g.played_at.unwrap_or(now);
+    let conduct_seats: Option<Vec<SeatToRecord<'_>>> = prepared.conduct.as_ref().map(|conduct| {
+        prepared
+            .seats
+            .iter()
+            .map(|s| SeatToRecord {
+                player: &s.player,
+                outcome: &conduct.outcomes[s.seat.index() as usize],
+            })
+            .collect()
+    });
+    // Queuing for conduct adds no statement to the ingest: SQLite queues in the games row
+    // itself, PostgreSQL with an insert that also returns the id ingest looks up anyway.
+    let queue = match (&conduct_seats, &conduct_step) {
+        (Some(seats), ConductStep::Queue) => Some(super::conduct::queue_for(conn, seats)),
+        _ => None,
+    };
     let new = NewGame {
         site_game_id: &g.site_game_id,
         content_hash: &g.content_hash,
@@ -311,24 +329,16 @@ fn insert_rows(
         aborted_reason: g.abort.map(|a| a.reason.as_str()),
         pgn4: &g.pgn4,
         created_at: now,
+        conduct_seats: match &queue {
+            Some(ConductQueue::InGameRow(seats)) => Some(seats),
+            _ => None,
+        },
     };
     diesel::insert_into(games::table)
         .values(&new)
         .execute(conn)?;
-    let conduct_seats: Option<Vec<SeatToRecord<'_>>> = prepared.conduct.as_ref().map(|conduct| {
-        prepared
-            .seats
-            .iter()
-            .map(|s| SeatToRecord {
-                player: &s.player,
-                outcome: &conduct.outcomes[s.seat.index() as usize],
-            })
-            .collect()
-    });
-    // A game queued for conduct learns its id from the queue insert itself, so conduct
-    // tracking adds no statement to the ingest.
-    let id = match (&conduct_seats, &conduct_step) {
-        (Some(seats), ConductStep::Queue) => {
+    let id = match &queue {
+        Some(ConductQueue::PendingTable(seats)) => {
             super::conduct::queue_stored_game(conn, &g.site_game_id, played_at, seats)?
         }
         _ => games::table

@@ -1,6 +1,7 @@
 //! Table definitions shared by both backends. Written by hand (not generated) because the
 //! SQLite and PostgreSQL DDL differ in spelling while mapping to the same diesel types:
-//! ids are `BigInt`, timestamps are `Timestamp` holding UTC.
+//! ids are `BigInt`, timestamps are `Timestamp` holding UTC. `games.conduct_seats` is SQLite's
+//! conduct queue (NULL on PostgreSQL); `conduct_progress`, its mark, exists on SQLite only.
 
 diesel::table! {
     api_tokens (id) {
@@ -36,6 +37,7 @@ diesel::table! {
         aborted_reason -> Nullable<Text>,
         pgn4 -> Text,
         created_at -> Timestamp,
+        conduct_seats -> Nullable<Text>,
     }
 }
 
@@ -129,6 +131,15 @@ diesel::table! {
         game_id -> BigInt,
         played_at -> Timestamp,
         seats -> Text,
+    }
+}
+
+diesel::table! {
+    /// SQLite only (one row): the conduct applier's mark in `games`.
+    conduct_progress (id) {
+        id -> BigInt,
+        applied_through -> BigInt,
+        version -> BigInt,
     }
 }
 
@@ -325,5 +336,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     modlog,
     conduct_outcomes,
     conduct_pending,
+    conduct_progress,
     conduct_records
 );

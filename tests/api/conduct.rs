@@ -9,7 +9,7 @@ use arbiter::archive::{prepare_with, AbortPreset, Submission};
 use arbiter::cli::conduct::rebuild;
 use arbiter::conduct::ConductPolicy;
 use arbiter::rules::replay::replay;
-use arbiter::store::{automatic_reports, conduct, games};
+use arbiter::store::{automatic_reports, conduct, games, DbConnection};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -317,7 +317,7 @@ async fn incremental_records_equal_a_rebuild() {
         )
         .expect("applied");
         assert!(done.unreadable.is_empty(), "{:?}", done.unreadable);
-        if done.taken() == 0 {
+        if done.examined() == 0 {
             break;
         }
     }
@@ -589,18 +589,7 @@ async fn a_rebuild_takes_over_queued_games_and_they_are_not_applied_again() {
     let seats = conduct::outcomes_of_game(&mut conn, id).expect("rows");
     assert_eq!(seats.len(), 4);
     // Put the game back on the queue as if the applier had not seen the rebuild's work.
-    {
-        use arbiter::store::schema::conduct_pending;
-        use diesel::prelude::*;
-        diesel::insert_into(conduct_pending::table)
-            .values((
-                conduct_pending::game_id.eq(id),
-                conduct_pending::played_at.eq(t0().naive_utc()),
-                conduct_pending::seats.eq(arbiter::conduct::stored::encode_seats(&[])),
-            ))
-            .execute(&mut *conn)
-            .expect("queued again");
-    }
+    queue_again(&mut conn, id, &arbiter::conduct::stored::encode_seats(&[]));
     let done = conduct::apply_pending(
         &mut conn,
         &policy,
@@ -623,20 +612,7 @@ async fn an_unreadable_queued_game_is_dropped_and_the_rest_applied() {
     let server = app.token(TokenRole::Server, "eu-1");
     post_leaver_games(&app, &server, 937_000_000).await;
     let mut conn = app.state.pool.get().expect("connection");
-    let damaged: i64 = {
-        use arbiter::store::schema::conduct_pending;
-        use diesel::prelude::*;
-        let first: i64 = conduct_pending::table
-            .select(conduct_pending::game_id)
-            .order(conduct_pending::game_id.asc())
-            .first(&mut *conn)
-            .expect("queued");
-        diesel::update(conduct_pending::table.filter(conduct_pending::game_id.eq(first)))
-            .set(conduct_pending::seats.eq("s1:!!"))
-            .execute(&mut *conn)
-            .expect("damaged");
-        first
-    };
+    let damaged = damage_first_queued(&mut conn, "s1:!!");
     let done = conduct::apply_pending(
         &mut conn,
         &ConductPolicy::default(),
@@ -715,7 +691,7 @@ async fn two_appliers_share_the_queue_and_agree_with_a_rebuild() {
                     )
                     .expect("applied");
                     applied += done.applied;
-                    if done.taken() == 0 {
+                    if done.examined() == 0 {
                         return applied;
                     }
                 }
@@ -828,4 +804,139 @@ async fn a_batch_another_applier_took_first_is_not_applied_twice() {
     assert_eq!(done.applied, 0, "{done:?}");
     drop(conn);
     assert_leaver_games_applied_once(&app, &leaver_games);
+}
+
+/// Puts a stored game back on the conduct queue with these encoded seats: on SQLite in its
+/// row, with the mark moved back to just below it; on PostgreSQL in `conduct_pending`.
+fn queue_again(conn: &mut DbConnection, id: i64, seats: &str) {
+    use arbiter::store::schema::{conduct_pending, conduct_progress, games};
+    use diesel::prelude::*;
+    match conn {
+        DbConnection::Sqlite(c) => {
+            diesel::update(games::table.find(id))
+                .set(games::conduct_seats.eq(seats))
+                .execute(c)
+                .expect("queued again");
+            diesel::update(conduct_progress::table)
+                .set(conduct_progress::applied_through.eq(id - 1))
+                .execute(c)
+                .expect("mark moved back");
+        }
+        DbConnection::Postgres(c) => {
+            diesel::insert_into(conduct_pending::table)
+                .values((
+                    conduct_pending::game_id.eq(id),
+                    conduct_pending::played_at.eq(t0().naive_utc()),
+                    conduct_pending::seats.eq(seats),
+                ))
+                .execute(c)
+                .expect("queued again");
+        }
+    }
+}
+
+/// Replaces the encoded seats of the oldest queued game; returns its id.
+fn damage_first_queued(conn: &mut DbConnection, seats: &str) -> i64 {
+    use arbiter::store::schema::{conduct_pending, conduct_progress, games};
+    use diesel::prelude::*;
+    match conn {
+        DbConnection::Sqlite(c) => {
+            let mark: i64 = conduct_progress::table
+                .select(conduct_progress::applied_through)
+                .first(c)
+                .expect("mark");
+            let first: i64 = games::table
+                .filter(games::id.gt(mark))
+                .filter(games::conduct_seats.is_not_null())
+                .select(games::id)
+                .order(games::id.asc())
+                .first(c)
+                .expect("queued");
+            diesel::update(games::table.find(first))
+                .set(games::conduct_seats.eq(seats))
+                .execute(c)
+                .expect("damaged");
+            first
+        }
+        DbConnection::Postgres(c) => {
+            let first: i64 = conduct_pending::table
+                .select(conduct_pending::game_id)
+                .order(conduct_pending::game_id.asc())
+                .first(c)
+                .expect("queued");
+            diesel::update(conduct_pending::table.filter(conduct_pending::game_id.eq(first)))
+                .set(conduct_pending::seats.eq(seats))
+                .execute(c)
+                .expect("damaged");
+            first
+        }
+    }
+}
+
+#[actix_web::test]
+async fn games_the_bulk_import_applied_are_passed_over_and_later_games_applied_once() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let policy = Arc::new(ConductPolicy::default());
+    let mut conn = app.state.pool.get().expect("connection");
+    // Five games through the bulk import path, which applies them in its own transaction.
+    let prepared: Vec<_> = generated_games(7, 5, 938_000_000)
+        .into_iter()
+        .map(|body| {
+            let submission: Submission = serde_json::from_value(body).expect("submission");
+            prepare_with(submission, AbortPreset::Seed001, None, Some(&policy)).expect("valid")
+        })
+        .collect();
+    games::insert_batch(
+        &mut conn,
+        &prepared,
+        &app.state.moderation,
+        arbiter::store::now(),
+    )
+    .expect("imported");
+    let imported = conduct::all_outcomes(&mut conn).expect("rows").len();
+    assert_eq!(imported, 20);
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
+    // Then one over HTTP, queued.
+    let id = post_game(
+        &app,
+        &server,
+        &json!({ "pgn4": cut(&read("ffa/cc_game_0078.pgn4"), 24, 938_100_000,
+            ["p1", "p2", "p3", "p4"], "").expect("cut") }),
+    )
+    .await;
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 1);
+    // Batches of two: the imported games are moved past (SQLite) or were never queued
+    // (PostgreSQL); the posted game is applied once.
+    let mut applied = 0;
+    let mut passed_over = 0;
+    loop {
+        let done = conduct::apply_pending(
+            &mut conn,
+            &policy,
+            &app.state.moderation,
+            2,
+            arbiter::store::now(),
+        )
+        .expect("applied");
+        if done.examined() == 0 {
+            break;
+        }
+        assert_eq!(done.already_recorded, 0);
+        applied += done.applied;
+        passed_over += done.passed_over;
+    }
+    assert_eq!(applied, 1);
+    assert!(passed_over == 0 || passed_over == 5, "{passed_over}");
+    assert_eq!(conduct::pending_count(&mut conn).expect("count"), 0);
+    assert_eq!(
+        conduct::outcomes_of_game(&mut conn, id)
+            .expect("rows")
+            .len(),
+        4
+    );
+    assert_eq!(
+        conduct::all_outcomes(&mut conn).expect("rows").len(),
+        imported + 4
+    );
 }

@@ -119,3 +119,77 @@ fn timestamps_round_trip_exactly() {
     let age = store::now() - read.created_at;
     assert!(age.num_seconds().abs() < 60, "stored as UTC: {age}");
 }
+
+/// SQLite's conduct queue moves from `conduct_pending` into the games' rows (migration
+/// 2025-12-01): queued games keep their seats, the mark lands just below the oldest of them,
+/// and going down puts them back.
+#[test]
+fn sqlite_conduct_queue_moves_into_game_rows_and_back() {
+    use diesel::connection::SimpleConnection;
+    use diesel::prelude::*;
+    use diesel_migrations::MigrationHarness;
+    use store::schema::{conduct_pending, conduct_progress, games};
+
+    let db = TestDb::sqlite();
+    let settings = test_settings(&db);
+    let pool = store::connect(&settings.database).expect("pool");
+    let mut conn = pool.get().expect("connection");
+    let store::DbConnection::Sqlite(c) = &mut *conn else {
+        panic!("a SQLite test database");
+    };
+    while c
+        .pending_migrations(migrations::SQLITE_MIGRATIONS)
+        .expect("pending")
+        .first()
+        .is_some_and(|m| m.name().version().to_string() != "20251201000000")
+    {
+        c.run_next_migration(migrations::SQLITE_MIGRATIONS)
+            .expect("migration");
+    }
+    // Game 1 was applied, game 2 is still queued, game 3 came from the bulk import.
+    for n in 1..=3 {
+        c.batch_execute(&format!(
+            "INSERT INTO games (site_game_id, content_hash, variant, rule_variants, time_control, \
+             start_setup, termination, termination_text, result_tag, played_at, plies, aborted, \
+             pgn4, created_at) VALUES ('{n}', 'h', 'FFA', '', '1+15', '', 'x', 'x', '*', \
+             '2025-10-0{n} 10:00:00', 0, 0, '', '2025-10-0{n} 10:00:00')"
+        ))
+        .expect("game");
+    }
+    c.batch_execute(
+        "INSERT INTO conduct_pending (game_id, played_at, seats) \
+         VALUES (2, '2025-10-02 10:00:00', 'queued seats')",
+    )
+    .expect("queued");
+
+    c.run_pending_migrations(migrations::SQLITE_MIGRATIONS)
+        .expect("up");
+    let seats: Vec<(i64, Option<String>)> = games::table
+        .select((games::id, games::conduct_seats))
+        .order(games::id.asc())
+        .load(c)
+        .expect("games");
+    assert_eq!(
+        seats,
+        vec![(1, None), (2, Some("queued seats".to_string())), (3, None)]
+    );
+    let mark: i64 = conduct_progress::table
+        .select(conduct_progress::applied_through)
+        .first(c)
+        .expect("mark");
+    assert_eq!(mark, 1);
+    let left: i64 = conduct_pending::table.count().get_result(c).expect("count");
+    assert_eq!(left, 0);
+    assert_eq!(store::conduct::pending_count(&mut conn).expect("count"), 1);
+
+    let store::DbConnection::Sqlite(c) = &mut *conn else {
+        unreachable!()
+    };
+    c.revert_last_migration(migrations::SQLITE_MIGRATIONS)
+        .expect("down");
+    let back: Vec<(i64, String)> = conduct_pending::table
+        .select((conduct_pending::game_id, conduct_pending::seats))
+        .load(c)
+        .expect("pending");
+    assert_eq!(back, vec![(2, "queued seats".to_string())]);
+}
