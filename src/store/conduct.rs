@@ -654,7 +654,9 @@ pub fn apply_pending(
 /// version is still the one read, so if anything changed in between (a rebuild, another
 /// process's applier) the write fails, rolls back, and the batch is applied again in one
 /// transaction, still in the turn. New players' empty records are created first, in a short
-/// write of their own.
+/// write of their own. The steps are public ([`read_queued`], [`create_missing_records`],
+/// [`prepare_batch`], [`write_prepared`]) so that the server can run the reading ones on its
+/// low-priority thread.
 pub fn apply_pending_taking_turns<T>(
     conn: &mut DbConnection,
     policy: &ConductPolicy,
