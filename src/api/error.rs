@@ -295,3 +295,9 @@ impl From<actix_web::error::BlockingError> for ApiError {
         ApiError::internal(format!("blocking task failed: {err}"))
     }
 }
+
+impl From<super::low_priority::WorkerGone> for ApiError {
+    fn from(err: super::low_priority::WorkerGone) -> Self {
+        ApiError::internal(err)
+    }
+}

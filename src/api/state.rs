@@ -152,8 +152,7 @@ impl AppState {
                 let mut conn = pool.get()?;
                 conduct::read_queued(&mut conn, batch).map_err(ApiError::from)
             })
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??;
+            .await??;
         let Some(read) = read else {
             return Ok(AppliedBatch::default());
         };
@@ -185,8 +184,7 @@ impl AppState {
                     now,
                 ))
             })
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??;
+            .await??;
         let (policy, moderation) = (self.conduct.clone(), self.moderation.clone());
         let writer = self.sqlite_writer.clone();
         self.db(move |conn| {

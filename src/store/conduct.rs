@@ -952,10 +952,7 @@ fn take_queued(conn: &mut DbConnection, batch: i64) -> QueryResult<TakenGames> {
             .map(|q| (q.game_id, q.played_at, Some(q.seats)))
             .collect());
     }
-    diesel::update(conduct_progress::table)
-        .set(conduct_progress::version.eq(conduct_progress::version + 1))
-        .execute(conn)?;
-    let mark = read_progress(conn)?;
+    let mark = claim_progress(conn)?;
     let taken = games_after_mark(conn, mark.applied_through, batch)?;
     if let Some(&(through, _, _)) = taken.last() {
         diesel::update(conduct_progress::table)
@@ -977,6 +974,15 @@ fn read_progress(conn: &mut DbConnection) -> QueryResult<Progress> {
     conduct_progress::table
         .select((conduct_progress::applied_through, conduct_progress::version))
         .first(conn)
+}
+
+/// Raises the mark's version (a write, so the transaction holds the write lock from here on)
+/// and reads the mark: an applier that read it earlier will not move it (SQLite).
+fn claim_progress(conn: &mut DbConnection) -> QueryResult<Progress> {
+    diesel::update(conduct_progress::table)
+        .set(conduct_progress::version.eq(conduct_progress::version + 1))
+        .execute(conn)?;
+    read_progress(conn)
 }
 
 /// The `batch` games after the mark, in id order (SQLite).
@@ -1033,10 +1039,7 @@ pub fn pending_count(conn: &mut DbConnection) -> QueryResult<u64> {
 pub fn take_off_queue(conn: &mut DbConnection, games: &[i64]) -> QueryResult<usize> {
     let mut taken = 0;
     if let DbConnection::Sqlite(_) = conn {
-        diesel::update(conduct_progress::table)
-            .set(conduct_progress::version.eq(conduct_progress::version + 1))
-            .execute(conn)?;
-        let mark = read_progress(conn)?;
+        let mark = claim_progress(conn)?;
         for chunk in games.chunks(500) {
             taken += diesel::update(
                 games_table::table
