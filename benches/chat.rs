@@ -22,7 +22,7 @@ use arbiter::chat::{analyze_line_with, Analyzer, LineContext, Scratch};
 fn main() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/chat/conda/CONDA_valid.csv"
+        "/tests/data/chat/conda/CONDA_valid.csv"
     );
     let lines: Vec<String> = match std::fs::read_to_string(path) {
         Ok(text) => match parse_conda(&text) {

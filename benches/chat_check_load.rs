@@ -74,7 +74,7 @@ fn options() -> Result<Options, String> {
 fn game_so_far() -> Option<String> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+        "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
     );
     let text = std::fs::read_to_string(path).ok()?;
     let mut out = String::new();

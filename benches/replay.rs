@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use arbiter::rules::replay;
 
 fn main() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
     let mut texts = Vec::new();
     for dir in ["ffa", "teams", "teams/fragments"] {
         let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {

@@ -22,7 +22,7 @@ fn game() -> &'static Replay {
     GAME.get_or_init(|| {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+            "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
         );
         let text = std::fs::read_to_string(path).expect("game record");
         replay(&text).expect("replays")

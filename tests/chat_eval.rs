@@ -3,7 +3,7 @@
 use arbiter::chat::eval::{evaluate, parse_conda, parse_ffa_probes, EvalReport};
 use arbiter::chat::{analyze_line, Analyzer, Channel, LineContext, Variant};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/chat");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chat");
 
 fn read(path: &str) -> String {
     let full = format!("{DATA}/{path}");

@@ -12,7 +12,7 @@ fn arbiter() -> Command {
 fn scores_the_ffa_probes() {
     let probes = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/chat/ffa_probes.tsv"
+        "/tests/data/chat/ffa_probes.tsv"
     );
     let output = arbiter()
         .args(["chat-eval", probes])

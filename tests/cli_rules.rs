@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
 fn arbiter(args: &[&str]) -> (bool, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))

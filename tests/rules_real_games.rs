@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use arbiter::rules::replay::{self, ReplayError};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
 fn files_in(dir: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(DATA).join(dir))

@@ -7,7 +7,7 @@ pub mod load;
 
 use std::path::Path;
 
-pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
 /// The real FFA and Teams games (not fragments or quirks).
 pub fn real_games() -> Vec<String> {

@@ -12,7 +12,7 @@ const PATH: &str = "/api/v1/chat/check";
 fn pgn4_at_ply_60() -> String {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+        "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
     );
     let text = std::fs::read_to_string(path).expect("game record");
     let mut out = String::new();
@@ -196,7 +196,7 @@ async fn archived_game(app: &TestApp) -> i64 {
     let server = app.token(TokenRole::Server, "eu-1");
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+        "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
     );
     let text = std::fs::read_to_string(path).expect("game record");
     let stored = app

@@ -11,7 +11,7 @@ use crate::support::TestApp;
 
 const FFA_GAME: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+    "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
 );
 
 /// Medium harassment: report-worthy, but below `report_min_severity` (high), and one line is

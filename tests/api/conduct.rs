@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::support::TestApp;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0)

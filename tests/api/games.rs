@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::support::TestApp;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
 /// A short FFA game: Red times out on its second turn with nobody scoring (an abort).
 pub const SHORT_GAME: &str = "[GameNr \"900000001\"]\n[TimeControl \"1+15D\"]\n\

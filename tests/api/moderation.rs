@@ -823,7 +823,7 @@ async fn automatic_reports_at_ingest_join_a_case() {
     let server = app.token(TokenRole::Server, "eu-1");
     let game = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+        "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
     ))
     .expect("game record");
     let stored = app

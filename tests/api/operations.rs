@@ -145,7 +145,7 @@ async fn the_checkpointer_copies_the_log_into_the_database_file() {
     drop(conn);
     let before = sqlite_file_len(&app.db.url);
     let server = app.token(TokenRole::Server, "eu-1");
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn4/ffa");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn4/ffa");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .expect("real games")
         .flatten()

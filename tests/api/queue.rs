@@ -269,7 +269,7 @@ async fn pages_follow_one_clock_and_never_repeat_or_skip() {
     assert_eq!(ids(&again), vec![late]);
 }
 
-const FFA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4/ffa/");
+const FFA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4/ffa/");
 
 fn game_text(name: &str) -> String {
     std::fs::read_to_string(format!("{FFA_DIR}{name}.pgn4")).expect("game record")

@@ -11,7 +11,7 @@ use crate::support::TestApp;
 
 const FFA_GAME: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/pgn4/ffa/cc_game_0016.pgn4"
+    "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
 );
 /// The game's site number (its `GameNr`).
 const GAME_NUMBER: i64 = 104_071_136;

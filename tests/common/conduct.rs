@@ -6,7 +6,7 @@ use arbiter::moderation::{GameNumber, PlayerId, Variant};
 use arbiter::rules::replay::{replay, Replay};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 
-pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
 pub fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0)

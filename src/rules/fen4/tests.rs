@@ -2,7 +2,7 @@ use super::*;
 
 const QUIRK_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/pgn4/quirks/pgn4crate_teams_4177881.pgn4"
+    "/tests/data/pgn4/quirks/pgn4crate_teams_4177881.pgn4"
 );
 
 /// The multi-line `StartFen4` tag value of the quirk file.

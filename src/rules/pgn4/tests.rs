@@ -1,6 +1,6 @@
 use super::*;
 
-const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn4");
+const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
 /// Every `.pgn4` file under the data folder, sorted, with its path relative to the folder.
 fn data_files() -> Vec<(String, String)> {
