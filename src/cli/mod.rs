@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use clap::{Args, Parser, Subcommand};
 
+use crate::api::auth::player;
 use crate::api::auth::tokens::{self, TokenRole};
 use crate::config::{Settings, CONFIG_FILE_ENV};
 use crate::store::{self, api_tokens, migrations};
@@ -83,6 +84,15 @@ pub enum TokenCommand {
     List,
     /// Revoke a token by id.
     Revoke { id: i64 },
+    /// Sign a player token with `auth.player_token_secret`, as the game site does, to try
+    /// the player routes (in production the site signs its players' tokens itself).
+    SignPlayer {
+        /// The player's name on the game site (the token's `sub`).
+        name: String,
+        /// Minutes until the token expires (1-1440).
+        #[arg(long, default_value_t = 15)]
+        minutes: i64,
+    },
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -170,9 +180,42 @@ fn migrate(settings: Settings, args: &MigrateArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn sign_player(settings: &Settings, name: &str, minutes: i64) -> anyhow::Result<()> {
+    let secret = &settings.auth.player_token_secret;
+    if secret.is_empty() {
+        bail!(
+            "auth.player_token_secret is empty: set it in a config file or with \
+             ARBITER_AUTH__PLAYER_TOKEN_SECRET, as the server has it"
+        );
+    }
+    if !(1..=1440).contains(&minutes) {
+        bail!("--minutes must be 1 to 1440, not {minutes}");
+    }
+    if name.trim().is_empty() || name.chars().count() > player::MAX_PLAYER_NAME_CHARS {
+        bail!(
+            "the player name must be 1 to {} characters",
+            player::MAX_PLAYER_NAME_CHARS
+        );
+    }
+    let now = chrono::Utc::now().timestamp();
+    let claims = player::PlayerClaims {
+        sub: name.to_string(),
+        exp: now + minutes * 60,
+        iat: Some(now),
+        nbf: None,
+    };
+    println!("{}", player::sign(secret, &claims)?);
+    Ok(())
+}
+
 fn token(settings: Settings, command: TokenCommand) -> anyhow::Result<()> {
+    // A player token is signed with the shared secret alone: no database involved.
+    if let TokenCommand::SignPlayer { name, minutes } = &command {
+        return sign_player(&settings, name, *minutes);
+    }
     let mut conn = migrated_connection(&settings)?;
     match command {
+        TokenCommand::SignPlayer { .. } => {}
         TokenCommand::Create { role, name } => {
             let (row, token) = tokens::issue(&mut conn, role, &name)?;
             eprintln!(

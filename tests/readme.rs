@@ -1,0 +1,104 @@
+//! The README stays true: its configuration table lists every key of `config/default.toml`
+//! with its default, and every file it links to exists.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md")
+}
+
+/// `section.key` -> the default as TOML writes it (`"text"`, `8`, `true`).
+fn default_settings() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("config/default.toml"))
+        .expect("config/default.toml");
+    let table: toml::Table = text.parse().expect("default.toml parses");
+    let mut keys = BTreeMap::new();
+    for (section, value) in table {
+        let toml::Value::Table(entries) = value else {
+            panic!("top-level key `{section}` outside a section");
+        };
+        for (key, value) in entries {
+            keys.insert(format!("{section}.{key}"), value.to_string());
+        }
+    }
+    keys
+}
+
+/// The rows of the README's configuration table: `key` -> the default column.
+fn documented_settings(readme: &str) -> BTreeMap<String, String> {
+    let start = readme
+        .find("<!-- config:begin -->")
+        .expect("config:begin marker");
+    let end = readme
+        .find("<!-- config:end -->")
+        .expect("config:end marker");
+    let mut rows = BTreeMap::new();
+    for line in readme[start..end].lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // | `key` | `default` | meaning |
+        if cells.len() < 4 || !cells[1].starts_with('`') {
+            continue;
+        }
+        let key = cells[1].trim_matches('`').to_string();
+        let default = cells[2].trim_matches('`').to_string();
+        assert!(
+            rows.insert(key.clone(), default).is_none(),
+            "`{key}` is listed twice in the README's configuration table"
+        );
+    }
+    rows
+}
+
+#[test]
+fn configuration_table_matches_the_defaults() {
+    let defaults = default_settings();
+    let documented = documented_settings(&readme());
+    for (key, default) in &defaults {
+        match documented.get(key) {
+            None => panic!("README's configuration table lacks `{key}` (default {default})"),
+            Some(shown) => assert_eq!(
+                shown, default,
+                "README shows `{key}` defaulting to {shown}, config/default.toml says {default}"
+            ),
+        }
+    }
+    for key in documented.keys() {
+        assert!(
+            defaults.contains_key(key),
+            "README documents `{key}`, which config/default.toml does not have"
+        );
+    }
+}
+
+#[test]
+fn every_relative_link_resolves() {
+    let readme = readme();
+    let mut rest = readme.as_str();
+    let mut checked = 0;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        let target = &rest[..rest.find(')').expect("closing parenthesis")];
+        if target.starts_with("http") || target.starts_with('#') {
+            continue;
+        }
+        let path = target.split('#').next().unwrap_or(target);
+        assert!(
+            Path::new(ROOT).join(path).exists(),
+            "README links to {path}, which does not exist"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "no relative links found: the parser is broken");
+}
+
+#[test]
+fn readme_stays_short() {
+    let size = readme().len();
+    assert!(
+        size < 15 * 1024,
+        "README.md is {size} bytes; keep it under 15 KB and move details to docs/"
+    );
+}
