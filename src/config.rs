@@ -136,6 +136,9 @@ pub struct AuthSettings {
     pub player_token_secret: String,
     pub clock_skew_secs: u64,
     pub last_used_resolution_secs: u64,
+    /// Longest a player token may still be valid when presented: `exp` at most this many
+    /// seconds (plus the clock skew) ahead.
+    pub max_token_lifetime_secs: u64,
 }
 
 // Hand-written so the secret never reaches a log line through `{:?}`.
@@ -145,6 +148,7 @@ impl std::fmt::Debug for AuthSettings {
             .field("player_token_secret", &redacted(&self.player_token_secret))
             .field("clock_skew_secs", &self.clock_skew_secs)
             .field("last_used_resolution_secs", &self.last_used_resolution_secs)
+            .field("max_token_lifetime_secs", &self.max_token_lifetime_secs)
             .finish()
     }
 }
@@ -165,6 +169,10 @@ pub enum LogFormat {
 
 /// Minimum length of the player token secret: HS256 keys shorter than the hash are weak.
 pub const MIN_PLAYER_SECRET_BYTES: usize = 32;
+
+/// Upper bound of `auth.max_token_lifetime_secs` (30 days): a bearer token valid for longer
+/// is no longer short-lived.
+pub const MAX_TOKEN_LIFETIME_LIMIT_SECS: u64 = 30 * 24 * 3600;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -247,6 +255,12 @@ impl Settings {
             return Err(bad(
                 "auth.player_token_secret",
                 &format!("must be empty (disabled) or at least {MIN_PLAYER_SECRET_BYTES} bytes"),
+            ));
+        }
+        if !(1..=MAX_TOKEN_LIFETIME_LIMIT_SECS).contains(&self.auth.max_token_lifetime_secs) {
+            return Err(bad(
+                "auth.max_token_lifetime_secs",
+                &format!("must be between 1 and {MAX_TOKEN_LIFETIME_LIMIT_SECS} (30 days)"),
             ));
         }
         if self.chat.window_games > MAX_CHAT_WINDOW_GAMES {
@@ -377,6 +391,27 @@ mod tests {
             err.to_string().contains("auth.player_token_secret"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn token_lifetime_is_validated() {
+        let s = Settings::defaults().expect("defaults");
+        assert_eq!(s.auth.max_token_lifetime_secs, 86_400);
+        for toml in [
+            "[auth]\nmax_token_lifetime_secs = 0\n",
+            "[auth]\nmax_token_lifetime_secs = 2592001\n",
+        ] {
+            let err = Settings::from_toml_str(toml).unwrap_err();
+            assert!(
+                err.to_string().contains("auth.max_token_lifetime_secs"),
+                "{toml}: {err}"
+            );
+        }
+        let err = Settings::from_toml_str("[auth]\nmax_token_lifetime_secs = -1\n").unwrap_err();
+        assert!(err.to_string().contains("max_token_lifetime_secs"), "{err}");
+        let s = Settings::from_toml_str("[auth]\nmax_token_lifetime_secs = 2592000\n")
+            .expect("30 days");
+        assert_eq!(s.auth.max_token_lifetime_secs, 2_592_000);
     }
 
     #[test]

@@ -15,6 +15,10 @@ pub enum AuthFailure {
     Invalid,
     Revoked,
     Expired,
+    /// A player token whose `exp` is further ahead than `auth.max_token_lifetime_secs`.
+    LifetimeTooLong,
+    /// A player token whose `iat` is in the future beyond `auth.clock_skew_secs`.
+    IssuedInFuture,
 }
 
 impl AuthFailure {
@@ -25,6 +29,8 @@ impl AuthFailure {
             AuthFailure::Invalid => "invalid",
             AuthFailure::Revoked => "revoked",
             AuthFailure::Expired => "expired",
+            AuthFailure::LifetimeTooLong => "lifetime_too_long",
+            AuthFailure::IssuedInFuture => "issued_in_future",
         }
     }
 
@@ -37,6 +43,10 @@ impl AuthFailure {
             AuthFailure::Invalid => "The token is not valid.",
             AuthFailure::Revoked => "The token has been revoked.",
             AuthFailure::Expired => "The token has expired.",
+            AuthFailure::LifetimeTooLong => {
+                "The token's `exp` is further ahead than the longest token lifetime accepted."
+            }
+            AuthFailure::IssuedInFuture => "The token's `iat` (issued at) is in the future.",
         }
     }
 }

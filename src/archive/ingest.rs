@@ -21,14 +21,15 @@ use crate::chat::{
 };
 use crate::conduct::{self, ConductPolicy, SeatOutcome};
 use crate::config::ChatSettings;
-use crate::moderation::{GameNumber, PlayerId, Variant};
+use crate::moderation::{GameNumber, PlayerId, Variant, GAME_NUMBER_RULE};
 use crate::rules::game::{EliminationCause, GameEnd};
 use crate::rules::geometry::Seat;
 use crate::rules::piece::PieceKind;
 use crate::rules::replay::{self, Replay, ReplayError, TagResult};
 use crate::rules::ruleset::Scoring;
 
-/// Longest player name, fingerprint, or game number accepted.
+/// Longest player name accepted (fingerprints may be twice as long), wherever a name is taken
+/// as input: seats, chat senders, player tokens, reports.
 pub const MAX_NAME_CHARS: usize = 64;
 /// Longest chat line accepted.
 pub const MAX_CHAT_CHARS: usize = 2000;
@@ -185,7 +186,8 @@ pub struct EventInput {
 pub struct Submission {
     /// The game's PGN4 text.
     pub pgn4: String,
-    /// The site's game number; defaults to the `GameNr` tag (and must agree with it).
+    /// The site's game number; defaults to the `GameNr` tag (and must agree with it). A
+    /// positive whole number without sign or leading zeros, at most 2^53 - 1.
     #[serde(default, deserialize_with = "string_or_number")]
     #[schema(value_type = Option<String>, example = "104071136")]
     pub site_game_id: Option<String>,
@@ -207,7 +209,8 @@ fn string_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
     #[serde(untagged)]
     enum Id {
         Text(String),
-        Number(u64),
+        // Any JSON number, so `-5` or `1e30` reach the game-number rule and its 422.
+        Number(serde_json::Number),
     }
     Ok(Option::<Id>::deserialize(d)?.map(|id| match id {
         Id::Text(s) => s,
@@ -642,6 +645,8 @@ pub fn replay_error(err: ReplayError) -> IngestError {
     }
 }
 
+/// The game number, from `site_game_id` or the `GameNr` tag (both when both are given, and
+/// they must agree), each checked against the one game-number rule.
 fn game_number(submission: &Submission, replay: &Replay) -> Result<String, IngestError> {
     let tag = replay
         .pgn
@@ -653,28 +658,52 @@ fn game_number(submission: &Submission, replay: &Replay) -> Result<String, Inges
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty());
-    let id = match (given, tag) {
-        (Some(given), Some(tag)) if given != tag => {
-            return Err(invalid(
-                "site_game_id",
-                format!("`site_game_id` {given:?} differs from the PGN4 `GameNr` tag {tag:?}."),
-            ))
-        }
-        (Some(id), _) | (None, Some(id)) => id,
-        (None, None) => {
-            return Err(invalid(
-                "site_game_id",
-                "The game has no number: send `site_game_id` or a `GameNr` tag.",
-            ))
-        }
-    };
-    if id.chars().count() > MAX_NAME_CHARS || id.chars().any(char::is_control) {
-        return Err(invalid(
+    let given_number = given
+        .map(|text| {
+            GameNumber::parse(text).map_err(|why| {
+                invalid(
+                    "site_game_id",
+                    format!(
+                        "`site_game_id` {} is not a game number: {why}; it must be {GAME_NUMBER_RULE}.",
+                        shown(text)
+                    ),
+                )
+            })
+        })
+        .transpose()?;
+    let tag_number = tag
+        .map(|text| {
+            GameNumber::parse(text).map_err(|why| IngestError {
+                code: "invalid_game",
+                message: format!(
+                    "The PGN4 `GameNr` tag {} is not a game number: {why}; it must be {GAME_NUMBER_RULE}.",
+                    shown(text)
+                ),
+                details: json!({ "field": "pgn4", "tag": "GameNr" }),
+            })
+        })
+        .transpose()?;
+    match (given_number, tag_number) {
+        (Some(given), Some(tag)) if given != tag => Err(invalid(
             "site_game_id",
-            format!("`site_game_id` must be 1 to {MAX_NAME_CHARS} printable characters."),
-        ));
+            format!("`site_game_id` {given} differs from the PGN4 `GameNr` tag {tag}."),
+        )),
+        (Some(number), _) | (None, Some(number)) => Ok(number.to_string()),
+        (None, None) => Err(invalid(
+            "site_game_id",
+            "The game has no number: send `site_game_id` or a `GameNr` tag.",
+        )),
     }
-    Ok(id.to_string())
+}
+
+/// A refused value for a message: quoted, and cut if long (it may be anything).
+fn shown(value: &str) -> String {
+    if value.chars().count() <= MAX_NAME_CHARS {
+        format!("{value:?}")
+    } else {
+        let head: String = value.chars().take(MAX_NAME_CHARS).collect();
+        format!("{head:?}...")
+    }
 }
 
 fn check_text(field: &str, value: &str, max: usize) -> Result<(), IngestError> {
@@ -1052,6 +1081,52 @@ mod tests {
         assert_eq!(e.details["field"], "chat[0].sender");
         s.chat[0].channel = ChatChannel::Spectator;
         assert!(prepare(s, AbortPreset::Seed001).is_ok());
+    }
+
+    #[test]
+    fn game_numbers_must_be_positive_integers_from_either_source() {
+        let tagged = |number: &str| GAME.replace("104000001", number);
+        for bad in [
+            "-5",
+            "1e30",
+            "../../etc/passwd",
+            "0",
+            "007",
+            "9007199254740992",
+        ] {
+            let e =
+                prepare(Submission::from_pgn4(tagged(bad)), AbortPreset::Seed001).expect_err(bad);
+            assert_eq!(e.code, "invalid_game", "{bad}");
+            assert_eq!(e.details["field"], "pgn4", "{bad}");
+            assert_eq!(e.details["tag"], "GameNr", "{bad}");
+            assert!(e.message.contains("GameNr"), "{}", e.message);
+
+            let mut s = Submission::from_pgn4(GAME.replace("[GameNr \"104000001\"]\n", ""));
+            s.site_game_id = Some(bad.to_string());
+            let e = prepare(s, AbortPreset::Seed001).expect_err(bad);
+            assert_eq!(e.details["field"], "site_game_id", "{bad}");
+        }
+        // A good `site_game_id` does not excuse a bad tag.
+        let mut s = Submission::from_pgn4(tagged("-5"));
+        s.site_game_id = Some("5".into());
+        let e = prepare(s, AbortPreset::Seed001).expect_err("bad tag");
+        assert_eq!(e.details["field"], "pgn4");
+        // Surrounding whitespace is not part of the number; the two sources still must agree.
+        let mut s = Submission::from_pgn4(GAME.into());
+        s.site_game_id = Some(" 104000001 ".into());
+        let g = prepare(s.clone(), AbortPreset::Seed001).expect("same number");
+        assert_eq!(g.game.site_game_id, "104000001");
+        s.site_game_id = Some("104000002".into());
+        let e = prepare(s, AbortPreset::Seed001).expect_err("differs");
+        assert_eq!(e.details["field"], "site_game_id");
+    }
+
+    #[test]
+    fn a_long_refused_number_is_cut_in_the_message() {
+        let mut s = Submission::from_pgn4(GAME.into());
+        s.site_game_id = Some("x".repeat(10_000));
+        let e = prepare(s, AbortPreset::Seed001).expect_err("not a number");
+        assert!(e.message.len() < 400, "{}", e.message);
     }
 
     #[test]

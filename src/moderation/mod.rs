@@ -16,6 +16,7 @@ pub mod appeal;
 pub mod audit;
 pub mod case;
 pub mod decision;
+pub mod game_number;
 pub mod policy;
 pub mod report;
 pub mod standing;
@@ -39,6 +40,7 @@ pub use decision::{
     suggest_next_sanction, validate_decision, Decision, DecisionAction, DecisionProblem,
     LadderStep, Measure, PriorMeasure, Suggestion, ValidDecision,
 };
+pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
 pub use policy::{ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
 pub use report::{
     case_key, merge_decision, validate_report, CaseKey, GameFacts, MergeOutcome, NewReport,

@@ -1,5 +1,6 @@
 //! Filing a report: validation, the case a report belongs to, and merging repeated filings.
 
+use super::game_number::{GameNumberError, GAME_NUMBER_RULE};
 use super::policy::ModerationPolicy;
 use super::types::{unit, GameNumber, PlayerId, ReportId, ReportReason, Reporter, Variant};
 use chrono::{DateTime, Utc};
@@ -34,6 +35,10 @@ pub struct GameFacts {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportContext {
     pub games: Vec<GameFacts>,
+    /// The accused the archive knows (seated in at least one stored game). A report that
+    /// cites no game may name only these; with a game, the game's seats decide.
+    #[serde(default)]
+    pub known_players: Vec<PlayerId>,
 }
 
 impl ReportContext {
@@ -127,6 +132,17 @@ pub enum ReportProblem {
     UnknownGame {
         game: GameNumber,
     },
+    /// A cited number breaks the game-number rule (zero, negative, too large); `field` says
+    /// whether it is the main game or a supporting one.
+    InvalidGameNumber {
+        game: GameNumber,
+        field: ReportField,
+        why: GameNumberError,
+    },
+    /// A report citing no game names a player the archive has never seen play.
+    UnknownPlayer {
+        player: PlayerId,
+    },
     AutomaticScoreInvalid,
 }
 
@@ -145,6 +161,8 @@ impl ReportProblem {
             ReportProblem::NoAccusedInGame { .. }
             | ReportProblem::TooManySupportingGames { .. } => ReportField::SupportingGames,
             ReportProblem::UnknownGame { .. } => ReportField::Game,
+            ReportProblem::InvalidGameNumber { field, .. } => *field,
+            ReportProblem::UnknownPlayer { .. } => ReportField::Accused,
             ReportProblem::AutomaticScoreInvalid => ReportField::Reporter,
         }
     }
@@ -179,6 +197,12 @@ impl ReportProblem {
                 "At most {max} supporting games may be cited ({count} given)."
             ),
             ReportProblem::UnknownGame { game } => format!("There is no game {game}."),
+            ReportProblem::InvalidGameNumber { game, why, .. } => format!(
+                "Game number {game} is invalid: {why}; a game number is {GAME_NUMBER_RULE}."
+            ),
+            ReportProblem::UnknownPlayer { player } => format!(
+                "No player {player} has played a game here; check the spelling (names match exactly), or cite the game."
+            ),
             ReportProblem::AutomaticScoreInvalid => {
                 "An automatic report's score must be a number between 0 and 1.".into()
             }
@@ -260,6 +284,17 @@ pub fn validate_report(
         });
     }
 
+    // Without a game nothing else vouches for the names: each must be a player the archive
+    // knows, or the report would open a case about nobody.
+    if report.game.is_none() {
+        for player in accused
+            .iter()
+            .filter(|p| !context.known_players.contains(p))
+        {
+            problems.push(ReportProblem::UnknownPlayer { player: *player });
+        }
+    }
+
     // Games: the main game, then supporting games without repeats.
     let mut supporting: Vec<GameNumber> = Vec::new();
     for game in &report.supporting_games {
@@ -280,6 +315,18 @@ pub fn validate_report(
             .map(|g| (*g, false)),
     );
     for (number, is_main) in cited {
+        if let Err(why) = GameNumber::checked(number.0) {
+            problems.push(ReportProblem::InvalidGameNumber {
+                game: number,
+                field: if is_main {
+                    ReportField::Game
+                } else {
+                    ReportField::SupportingGames
+                },
+                why,
+            });
+            continue;
+        }
         let Some(game) = context.game(number) else {
             problems.push(ReportProblem::UnknownGame { game: number });
             continue;
@@ -481,6 +528,16 @@ mod tests {
                     players: vec![PlayerId(10), PlayerId(11), PlayerId(12), STRANGER],
                 },
             ],
+            known_players: vec![
+                ME,
+                BLUE,
+                YELLOW,
+                GREEN,
+                STRANGER,
+                PlayerId(10),
+                PlayerId(11),
+                PlayerId(12),
+            ],
         }
     }
 
@@ -659,6 +716,72 @@ mod tests {
         );
         // Games past the limit are not looked up one by one.
         assert_eq!(problems.len(), 11);
+    }
+
+    #[test]
+    fn without_a_game_only_known_players_may_be_named() {
+        const NOBODY: PlayerId = PlayerId(99);
+        let mut typo = report(ReportReason::OffensiveChat, vec![BLUE, NOBODY]);
+        typo.game = None;
+        let problems = codes(check(&typo));
+        assert_eq!(
+            problems,
+            vec![ReportProblem::UnknownPlayer { player: NOBODY }]
+        );
+        assert_eq!(problems[0].field(), ReportField::Accused);
+        // Supporting games alone do not vouch for every name.
+        typo.supporting_games = vec![GameNumber(102)];
+        assert_eq!(
+            codes(check(&typo)),
+            vec![ReportProblem::UnknownPlayer { player: NOBODY }]
+        );
+        // With a game, its seats decide (one problem, not two).
+        typo.game = Some(GameNumber(100));
+        typo.supporting_games = vec![];
+        assert_eq!(
+            codes(check(&typo)),
+            vec![ReportProblem::AccusedNotInGame {
+                player: NOBODY,
+                game: GameNumber(100)
+            }]
+        );
+        let mut known = report(ReportReason::OffensiveChat, vec![STRANGER]);
+        known.game = None;
+        assert!(check(&known).is_ok());
+    }
+
+    #[test]
+    fn malformed_game_numbers_are_refused_by_field_and_not_looked_up() {
+        let mut bad = report(ReportReason::Abandoning, vec![BLUE]);
+        bad.game = Some(GameNumber(-5));
+        bad.supporting_games = vec![GameNumber(102), GameNumber(0)];
+        let problems = codes(check(&bad));
+        assert_eq!(
+            problems,
+            vec![
+                ReportProblem::InvalidGameNumber {
+                    game: GameNumber(-5),
+                    field: ReportField::Game,
+                    why: GameNumberError::NotPositive
+                },
+                ReportProblem::InvalidGameNumber {
+                    game: GameNumber(0),
+                    field: ReportField::SupportingGames,
+                    why: GameNumberError::NotPositive
+                },
+            ]
+        );
+        assert_eq!(problems[1].field(), ReportField::SupportingGames);
+        assert!(problems[0].message().contains("-5"), "{}", problems[0]);
+        bad.game = Some(GameNumber(i64::MAX));
+        bad.supporting_games = vec![];
+        assert!(matches!(
+            codes(check(&bad))[..],
+            [ReportProblem::InvalidGameNumber {
+                why: GameNumberError::TooLarge,
+                ..
+            }]
+        ));
     }
 
     #[test]

@@ -73,6 +73,19 @@ pub fn games_by_number(conn: &mut DbConnection, numbers: &[i64]) -> QueryResult<
         .collect())
 }
 
+/// Which of these names have a seat in a stored game. Names match exactly, as everywhere in
+/// the archive (`game_seats.player` as the game server sent it, trimmed).
+pub fn seated_players(conn: &mut DbConnection, names: &[String]) -> QueryResult<Vec<String>> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    game_seats::table
+        .filter(game_seats::player.eq_any(names))
+        .select(game_seats::player)
+        .distinct()
+        .load(conn)
+}
+
 /// A player's filing as received.
 #[derive(Debug, Clone)]
 pub struct Filing {
@@ -154,6 +167,12 @@ pub fn file(
     };
     let reporter = interned.id(&filing.reporter);
     let accused: Vec<PlayerId> = filing.accused.iter().map(|n| interned.id(n)).collect();
+    // Only a report without a game needs them (the game's seats vouch otherwise).
+    let known = if filing.game.is_none() {
+        seated_players(conn, &filing.accused)?
+    } else {
+        Vec::new()
+    };
     let context = ReportContext {
         games: cited
             .iter()
@@ -163,6 +182,7 @@ pub fn file(
                 players: g.players.iter().map(|p| interned.id(p)).collect(),
             })
             .collect(),
+        known_players: known.iter().map(|p| interned.id(p)).collect(),
     };
     let new = NewReport {
         reporter: Reporter::Player { player: reporter },

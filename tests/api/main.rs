@@ -9,6 +9,7 @@ mod conduct;
 mod config_startup;
 mod errors;
 mod games;
+mod input_refusals;
 mod live;
 mod migrations;
 mod moderation;

@@ -1,16 +1,16 @@
 //! Player authentication. The game site is the identity provider: it signs a short-lived
 //! HS256 JWT whose `sub` is the player's name, with the secret shared through
-//! `auth.player_token_secret`. Arbiter only verifies.
+//! `auth.player_token_secret`. Arbiter only verifies: the signature, `exp` and `nbf` (with
+//! `auth.clock_skew_secs` of leeway), a lifetime no longer than `auth.max_token_lifetime_secs`,
+//! an `iat` not in the future, and a plausible `sub`.
 
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use crate::api::error::AuthFailure;
+use crate::archive::ingest::MAX_NAME_CHARS;
 use crate::config::AuthSettings;
-
-/// Longest accepted player name (`sub`).
-pub const MAX_PLAYER_NAME_CHARS: usize = 64;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PlayerClaims {
@@ -27,6 +27,34 @@ pub struct PlayerClaims {
 pub struct PlayerTokenVerifier {
     key: DecodingKey,
     validation: Validation,
+    times: TimeLimits,
+}
+
+/// The time rules `jsonwebtoken` does not check, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeLimits {
+    pub max_lifetime: i64,
+    pub clock_skew: i64,
+}
+
+impl TimeLimits {
+    /// Refuses a token valid for longer than the maximum lifetime from `now`, or issued in the
+    /// future; both tolerate the clock skew, as `exp` and `nbf` do.
+    pub fn check(&self, claims: &PlayerClaims, now: i64) -> Result<(), AuthFailure> {
+        let latest_exp = now
+            .saturating_add(self.max_lifetime)
+            .saturating_add(self.clock_skew);
+        if claims.exp > latest_exp {
+            return Err(AuthFailure::LifetimeTooLong);
+        }
+        if claims
+            .iat
+            .is_some_and(|iat| iat > now.saturating_add(self.clock_skew))
+        {
+            return Err(AuthFailure::IssuedInFuture);
+        }
+        Ok(())
+    }
 }
 
 impl PlayerTokenVerifier {
@@ -40,9 +68,14 @@ impl PlayerTokenVerifier {
         validation.validate_exp = true;
         validation.validate_nbf = true;
         validation.set_required_spec_claims(&["exp", "sub"]);
+        let seconds = |s: u64| i64::try_from(s).unwrap_or(i64::MAX);
         Some(PlayerTokenVerifier {
             key: DecodingKey::from_secret(auth.player_token_secret.as_bytes()),
             validation,
+            times: TimeLimits {
+                max_lifetime: seconds(auth.max_token_lifetime_secs),
+                clock_skew: seconds(auth.clock_skew_secs),
+            },
         })
     }
 
@@ -53,9 +86,11 @@ impl PlayerTokenVerifier {
                 ErrorKind::ExpiredSignature => AuthFailure::Expired,
                 _ => AuthFailure::Invalid,
             })?;
+        self.times
+            .check(&data.claims, chrono::Utc::now().timestamp())?;
         let name = data.claims.sub;
         let plausible = !name.trim().is_empty()
-            && name.chars().count() <= MAX_PLAYER_NAME_CHARS
+            && name.chars().count() <= MAX_NAME_CHARS
             && !name.chars().any(char::is_control);
         if plausible {
             Ok(name)
@@ -85,6 +120,7 @@ mod tests {
             player_token_secret: SECRET.to_string(),
             clock_skew_secs: 30,
             last_used_resolution_secs: 60,
+            max_token_lifetime_secs: 3600,
         })
         .expect("secret set")
     }
@@ -124,6 +160,64 @@ mod tests {
         .expect("sign");
         assert_eq!(verifier().verify(&no_exp), Err(AuthFailure::Invalid));
         assert_eq!(verifier().verify("garbage"), Err(AuthFailure::Invalid));
+    }
+
+    const LIMITS: TimeLimits = TimeLimits {
+        max_lifetime: 3600,
+        clock_skew: 30,
+    };
+    const NOW: i64 = 1_800_000_000;
+
+    fn at(exp: i64, iat: Option<i64>) -> PlayerClaims {
+        PlayerClaims {
+            sub: "alice".into(),
+            exp,
+            iat,
+            nbf: None,
+        }
+    }
+
+    #[test]
+    fn lifetime_is_bounded_with_the_skew() {
+        assert_eq!(LIMITS.check(&at(NOW + 3600, None), NOW), Ok(()));
+        assert_eq!(LIMITS.check(&at(NOW + 3630, None), NOW), Ok(()));
+        assert_eq!(
+            LIMITS.check(&at(NOW + 3631, None), NOW),
+            Err(AuthFailure::LifetimeTooLong)
+        );
+        assert_eq!(
+            LIMITS.check(&at(i64::MAX, None), NOW),
+            Err(AuthFailure::LifetimeTooLong)
+        );
+    }
+
+    #[test]
+    fn issued_at_may_not_be_in_the_future() {
+        assert_eq!(LIMITS.check(&at(NOW + 60, Some(NOW)), NOW), Ok(()));
+        assert_eq!(LIMITS.check(&at(NOW + 60, Some(NOW + 30)), NOW), Ok(()));
+        assert_eq!(
+            LIMITS.check(&at(NOW + 60, Some(NOW + 31)), NOW),
+            Err(AuthFailure::IssuedInFuture)
+        );
+        // Long past is fine: the lifetime is measured from now.
+        assert_eq!(LIMITS.check(&at(NOW + 60, Some(0)), NOW), Ok(()));
+    }
+
+    #[test]
+    fn verify_applies_the_time_limits() {
+        let token = sign(SECRET, &claims("alice", 3600 + 120)).expect("sign");
+        assert_eq!(verifier().verify(&token), Err(AuthFailure::LifetimeTooLong));
+        let mut future = claims("alice", 300);
+        future.iat = Some(chrono::Utc::now().timestamp() + 120);
+        let token = sign(SECRET, &future).expect("sign");
+        assert_eq!(verifier().verify(&token), Err(AuthFailure::IssuedInFuture));
+        // The signature is checked first: a forged long-lived token is just invalid.
+        let forged = sign(
+            "another-secret-another-secret-xx",
+            &claims("alice", 1_000_000),
+        )
+        .expect("sign");
+        assert_eq!(verifier().verify(&forged), Err(AuthFailure::Invalid));
     }
 
     #[test]

@@ -12,8 +12,8 @@ use crate::api::json::ApiJson;
 use crate::api::routes::standing::SanctionView;
 use crate::api::state::AppState;
 use crate::moderation::{
-    ClaimOutcome, Conflict, DecisionAction, DecisionKind, Ground, LadderStep, ReportOutcome,
-    SanctionDuration, SanctionKind,
+    ClaimOutcome, Conflict, DecisionAction, DecisionKind, GameNumber, Ground, LadderStep,
+    ReportOutcome, SanctionDuration, SanctionKind, GAME_NUMBER_RULE,
 };
 use crate::store::cases::{self, ClaimResult, DecideError, DecisionInput, ReleaseResult};
 use crate::store::{self, players, to_utc, DbConnection};
@@ -223,6 +223,22 @@ pub struct DecisionView {
     pub decided_at: DateTime<Utc>,
 }
 
+/// Evidence game numbers follow the game-number rule; checked before the case is touched.
+fn check_evidence_numbers(games: &[i64]) -> Result<(), ApiError> {
+    for (index, &game) in games.iter().enumerate() {
+        if let Err(why) = GameNumber::checked(game) {
+            return Err(ApiError::unprocessable(
+                "invalid_game_number",
+                format!(
+                    "Game number {game} is invalid: {why}; a game number is {GAME_NUMBER_RULE}."
+                ),
+                json!({ "field": format!("evidence_games[{index}]"), "game": game }),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn action_of(body: &DecisionBody) -> Result<DecisionAction, ApiError> {
     let invalid = |field: &str, message: &str| {
         ApiError::unprocessable(
@@ -287,6 +303,7 @@ pub async fn decide_case(
     let id = id.into_inner();
     let body = body.into_inner();
     let action = action_of(&body)?;
+    check_evidence_numbers(&body.evidence_games)?;
     let policy = state.moderation.clone();
     let decided = state
         .db(move |conn| {

@@ -14,6 +14,7 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
+use crate::archive::ingest::MAX_NAME_CHARS;
 use crate::moderation::{PlayerId, ReportProblem, ReportReason};
 use crate::store::reports::{self, FileError, Filing, OwnReport};
 use crate::store::{self, to_utc};
@@ -121,13 +122,7 @@ pub async fn file_report(
         game: body.game,
         supporting_games: body.supporting_games,
     };
-    if let Some(index) = filing.accused.iter().position(String::is_empty) {
-        return Err(ApiError::unprocessable(
-            "invalid_report",
-            format!("`accused[{index}]` is empty: name a player."),
-            json!({ "field": format!("accused[{index}]") }),
-        ));
-    }
+    check_accused_names(&filing.accused)?;
     let policy = state.moderation.clone();
     let (filed, view) = state
         .db(move |conn| {
@@ -148,6 +143,30 @@ pub async fn file_report(
     } else {
         HttpResponse::Created().json(body)
     })
+}
+
+/// Each name (trimmed) must be a possible player name: 1 to `MAX_NAME_CHARS` printable
+/// characters, as the archive takes names from game servers.
+fn check_accused_names(names: &[String]) -> Result<(), ApiError> {
+    for (index, name) in names.iter().enumerate() {
+        let field = format!("accused[{index}]");
+        let chars = name.chars().count();
+        let problem = if name.is_empty() {
+            "is empty: name a player".to_string()
+        } else if chars > MAX_NAME_CHARS {
+            format!("is {chars} characters long; a player name has at most {MAX_NAME_CHARS}")
+        } else if name.chars().any(char::is_control) {
+            "has a control character; a player name has none".to_string()
+        } else {
+            continue;
+        };
+        return Err(ApiError::unprocessable(
+            "invalid_report",
+            format!("`{field}` {problem}."),
+            json!({ "field": field }),
+        ));
+    }
+    Ok(())
 }
 
 fn file_error(err: FileError) -> ApiError {
@@ -204,6 +223,11 @@ fn invalid_report(problems: &[ReportProblem], names: &HashMap<PlayerId, String>)
         ReportProblem::AccusedNotInGame { player, game } => {
             format!("Player {} did not play in game {game}.", name(player))
         }
+        ReportProblem::UnknownPlayer { player } => format!(
+            "No player {} has played a game here; check the spelling (names match exactly), \
+             or cite the game.",
+            name(player)
+        ),
         other => other.message(),
     };
     let listed: Vec<serde_json::Value> = problems
@@ -227,13 +251,18 @@ fn invalid_report(problems: &[ReportProblem], names: &HashMap<PlayerId, String>)
         Some(ReportProblem::UnknownGame { .. }) => "unknown_game",
         Some(ReportProblem::FfaOnlyReason { .. }) => "reason_not_for_variant",
         Some(ReportProblem::SelfReport { .. }) => "self_report",
+        Some(ReportProblem::InvalidGameNumber { .. }) => "invalid_game_number",
+        Some(ReportProblem::UnknownPlayer { .. }) => "unknown_player",
         _ => "invalid_report",
     };
     let mut details = json!({
         "field": first.map(|p| p.field()),
         "problems": listed,
     });
-    if let Some(ReportProblem::UnknownGame { game }) = first {
+    if let Some(
+        ReportProblem::UnknownGame { game } | ReportProblem::InvalidGameNumber { game, .. },
+    ) = first
+    {
         details["game"] = json!(game.0);
     }
     ApiError::unprocessable(
