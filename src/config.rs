@@ -28,6 +28,7 @@ pub struct Settings {
     pub chat: ChatSettings,
     pub conduct: ConductSettings,
     pub moderation: ModerationSettings,
+    pub metrics: MetricsSettings,
 }
 
 /// Conduct tracking at ingest (outcomes, player records, signals); thresholds in
@@ -167,6 +168,68 @@ pub enum LogFormat {
     Json,
 }
 
+/// Where `/metrics` is served and who may read it.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsSettings {
+    /// A separate address for `/metrics`; empty serves it on `server.listen`.
+    pub listen: String,
+    /// A bearer token scrapers must present; empty leaves `/metrics` open.
+    pub token: String,
+}
+
+/// Minimum length of `[metrics] token`: long enough not to be guessed by a scraper's peers.
+pub const MIN_METRICS_TOKEN_BYTES: usize = 16;
+
+impl MetricsSettings {
+    /// The separate listen address, if one is configured (checked by `Settings::validate`).
+    pub fn listen_addr(&self) -> Option<SocketAddr> {
+        self.listen.trim().parse().ok()
+    }
+
+    fn validate(&self, server_listen: SocketAddr) -> Result<(), ConfigError> {
+        if !self.listen.trim().is_empty() {
+            let Some(addr) = self.listen_addr() else {
+                return Err(bad(
+                    "metrics.listen",
+                    "must be empty (serve /metrics on server.listen) or an address and port \
+                     like \"127.0.0.1:9090\"",
+                ));
+            };
+            // Port 0 asks for any free port, so two such addresses never collide.
+            if addr == server_listen && addr.port() != 0 {
+                return Err(bad(
+                    "metrics.listen",
+                    "must differ from server.listen (leave it empty to serve /metrics there)",
+                ));
+            }
+        }
+        if !self.token.is_empty()
+            && (self.token.len() < MIN_METRICS_TOKEN_BYTES
+                || !self.token.bytes().all(|b| b.is_ascii_graphic()))
+        {
+            return Err(bad(
+                "metrics.token",
+                &format!(
+                    "must be empty (open) or at least {MIN_METRICS_TOKEN_BYTES} printable ASCII \
+                     characters without spaces"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+// Hand-written so the token never reaches a log line through `{:?}`.
+impl std::fmt::Debug for MetricsSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricsSettings")
+            .field("listen", &self.listen)
+            .field("token", &redacted(&self.token))
+            .finish()
+    }
+}
+
 /// Minimum length of the player token secret: HS256 keys shorter than the hash are weak.
 pub const MIN_PLAYER_SECRET_BYTES: usize = 32;
 
@@ -292,6 +355,7 @@ impl Settings {
         if !(0..=19).contains(&self.conduct.applier_niceness) {
             return Err(bad("conduct.applier_niceness", "must be between 0 and 19"));
         }
+        self.metrics.validate(self.server.listen)?;
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
             return Err(bad(
                 "log.level",
@@ -306,6 +370,7 @@ impl Settings {
         let mut shown = self.clone();
         shown.auth.player_token_secret = redacted(&self.auth.player_token_secret).to_string();
         shown.database.url = redact_url_password(&self.database.url);
+        shown.metrics.token = redacted(&self.metrics.token).to_string();
         toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
     }
 }
@@ -483,15 +548,50 @@ mod tests {
     }
 
     #[test]
+    fn metrics_settings_are_validated() {
+        let s = Settings::defaults().expect("defaults");
+        assert_eq!(
+            (s.metrics.listen.as_str(), s.metrics.token.as_str()),
+            ("", "")
+        );
+        assert_eq!(s.metrics.listen_addr(), None);
+        for (toml, key) in [
+            ("[metrics]\nlisten = \"localhost\"\n", "metrics.listen"),
+            ("[metrics]\nlisten = \"127.0.0.1:8080\"\n", "metrics.listen"),
+            ("[metrics]\ntoken = \"short\"\n", "metrics.token"),
+            (
+                "[metrics]\ntoken = \"has a space in the middle\"\n",
+                "metrics.token",
+            ),
+        ] {
+            let err = Settings::from_toml_str(toml).unwrap_err();
+            assert!(err.to_string().contains(key), "{toml}: {err}");
+        }
+        let s = Settings::from_toml_str(
+            "[metrics]\nlisten = \"127.0.0.1:9090\"\ntoken = \"scrape-0123456789abcdef\"\n",
+        )
+        .expect("valid");
+        assert_eq!(s.metrics.listen_addr(), Some(([127, 0, 0, 1], 9090).into()));
+        // Port 0 on both: two ephemeral ports, no clash.
+        Settings::from_toml_str(
+            "[server]\nlisten = \"127.0.0.1:0\"\n[metrics]\nlisten = \"127.0.0.1:0\"\n",
+        )
+        .expect("ephemeral ports");
+    }
+
+    #[test]
     fn redaction_hides_secrets() {
         let s = Settings::from_toml_str(
             "[auth]\nplayer_token_secret = \"0123456789abcdef0123456789abcdef\"\n\
-             [database]\nurl = \"postgres://u:pw@h/db\"\n",
+             [database]\nurl = \"postgres://u:pw@h/db\"\n\
+             [metrics]\ntoken = \"scrape-fedcba9876543210\"\n",
         )
         .expect("valid");
         let shown = s.to_redacted_toml();
         assert!(!shown.contains("0123456789abcdef"), "{shown}");
         assert!(!shown.contains(":pw@"), "{shown}");
+        assert!(!shown.contains("fedcba9876543210"), "{shown}");
         assert!(!format!("{s:?}").contains("0123456789abcdef"));
+        assert!(!format!("{s:?}").contains("fedcba9876543210"));
     }
 }

@@ -59,3 +59,66 @@ fn perft_rejects_an_unknown_ruleset() {
     assert!(!ok);
     assert!(out.to_lowercase().contains("chaturanga"), "{out}");
 }
+
+#[test]
+fn replay_fails_on_a_file_without_moves_and_names_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("empty.pgn4");
+    std::fs::write(&empty, "").expect("write");
+    let tags_only = dir.path().join("tags-only.pgn4");
+    let game = std::fs::read_to_string(format!("{DATA}/ffa/cc_game_0016.pgn4")).expect("game");
+    let tags: String = game
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(!tags.is_empty());
+    std::fs::write(&tags_only, tags).expect("write");
+    for file in [&empty, &tags_only] {
+        let path = file.display().to_string();
+        let (ok, out) = arbiter(&["replay", &path]);
+        assert!(!ok, "{out}");
+        assert!(
+            out.contains(&format!("{path}: no moves (empty or tags only)")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "1 of 1 games do not replay to their recorded result: {path}"
+            )),
+            "{out}"
+        );
+    }
+    // In a directory with good games, the run fails too.
+    std::fs::copy(
+        format!("{DATA}/ffa/cc_game_0016.pgn4"),
+        dir.path().join("good.pgn4"),
+    )
+    .expect("copy");
+    let (ok, out) = arbiter(&["replay", &dir.path().display().to_string()]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("3 games, 1 ok, 2 not ok"), "{out}");
+}
+
+#[test]
+fn perft_refuses_an_unknown_rule_variant_and_lists_the_known_ones() {
+    let (ok, out) = arbiter(&["perft", "1", "--ruleset", "ffa EnPassant Play4Mate"]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("unknown rule variant 'Play4Mate'"), "{out}");
+    for known in [
+        "EnPassant=next",
+        "DeadKingWalking",
+        "PromoteTo=",
+        "Stalemate=draw",
+    ] {
+        assert!(out.contains(known), "{known} missing from: {out}");
+    }
+    assert!(!out.contains("perft(1)"), "nothing counted: {out}");
+    let (ok, out) = arbiter(&[
+        "perft",
+        "1",
+        "--ruleset",
+        "ffa EnPassant=next DeadKingWalking",
+    ]);
+    assert!(ok, "{out}");
+}

@@ -8,6 +8,7 @@ pub mod error;
 pub mod json;
 pub mod low_priority;
 pub mod metrics;
+pub mod metrics_endpoint;
 pub mod middleware;
 pub mod openapi;
 pub mod pagination;
@@ -50,6 +51,7 @@ where
     F: FnOnce(&mut web::ServiceConfig),
 {
     let body_limit = state.settings.server.body_limit_bytes;
+    let metrics = state.settings.metrics.clone();
     App::new()
         .app_data(state)
         .app_data(web::PayloadConfig::new(body_limit))
@@ -60,6 +62,7 @@ where
         // Before the /api/v1 scope, which would otherwise claim /api/v1/openapi.json.
         .service(SwaggerUi::new("/docs/{_:.*}").url(openapi::OPENAPI_PATH, openapi::document()))
         .configure(routes::configure)
+        .configure(|cfg| metrics_endpoint::configure_on_api_listener(cfg, &metrics))
         .configure(extra)
         .default_service(web::to(not_found))
         .wrap(ErrorHandlers::new().handler(

@@ -1,10 +1,13 @@
 //! `arbiter serve`: pool, migrations, HTTP server with graceful shutdown.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
+use actix_web::dev::{Server, ServerHandle};
 use actix_web::{web, HttpServer};
 use anyhow::Context;
 
+use super::metrics_endpoint::metrics_only_app;
 use super::{build_app, AppState};
 use crate::config::Settings;
 use crate::store::{self, migrations};
@@ -22,26 +25,93 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     if settings.auth.player_token_secret.is_empty() {
         tracing::warn!("auth.player_token_secret is empty: player requests will be refused");
     }
-
-    let listen = settings.server.listen;
-    let workers = settings.server.workers;
-    let shutdown_timeout = settings.server.shutdown_timeout_secs;
     let state =
         web::Data::new(AppState::new(settings, pool).context("building the application state")?);
-
     super::spawn_background_tasks(state.clone());
-    let mut server = HttpServer::new(move || build_app(state.clone(), |_| {}))
-        .shutdown_timeout(shutdown_timeout)
-        .client_request_timeout(Duration::from_secs(30));
-    if workers > 0 {
-        server = server.workers(workers);
-    }
-    let server = server
-        .bind(listen)
-        .with_context(|| format!("binding {listen}"))?;
-    tracing::info!(%listen, "serving");
     // actix-web stops gracefully on SIGTERM and SIGINT.
-    server.run().await.context("HTTP server")?;
+    Listeners::start(state, true)?.run().await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The running HTTP listeners: the API on `server.listen` and, when `[metrics] listen` is set,
+/// `/metrics` alone on that address.
+pub struct Listeners {
+    pub api_addrs: Vec<SocketAddr>,
+    /// Empty when `/metrics` is served on the API listener.
+    pub metrics_addrs: Vec<SocketAddr>,
+    api: Server,
+    metrics: Option<Server>,
+}
+
+impl Listeners {
+    /// Binds every listener (a bind failure names its key) and starts serving on the current
+    /// actix runtime. With `handle_signals`, SIGTERM and SIGINT stop them gracefully.
+    pub fn start(state: web::Data<AppState>, handle_signals: bool) -> anyhow::Result<Listeners> {
+        let server = &state.settings.server;
+        let (listen, workers, shutdown_timeout) =
+            (server.listen, server.workers, server.shutdown_timeout_secs);
+        let metrics_listen = state.settings.metrics.listen_addr();
+
+        let api_state = state.clone();
+        let mut api = HttpServer::new(move || build_app(api_state.clone(), |_| {}))
+            .shutdown_timeout(shutdown_timeout)
+            .client_request_timeout(Duration::from_secs(30));
+        if workers > 0 {
+            api = api.workers(workers);
+        }
+        if !handle_signals {
+            api = api.disable_signals();
+        }
+        let api = api
+            .bind(listen)
+            .with_context(|| format!("binding server.listen {listen}"))?;
+        let api_addrs = api.addrs();
+
+        let metrics = match metrics_listen {
+            Some(addr) => {
+                let metrics_state = state.clone();
+                // One worker is plenty for a scraper; the API listener's signal handling stops
+                // this one too (see `run`).
+                let server = HttpServer::new(move || metrics_only_app(metrics_state.clone()))
+                    .workers(1)
+                    .shutdown_timeout(shutdown_timeout)
+                    .client_request_timeout(Duration::from_secs(30))
+                    .disable_signals()
+                    .bind(addr)
+                    .with_context(|| format!("binding metrics.listen {addr}"))?;
+                Some(server)
+            }
+            None => None,
+        };
+        let metrics_addrs = metrics.as_ref().map(|m| m.addrs()).unwrap_or_default();
+        tracing::info!(listen = ?api_addrs, "serving");
+        if !metrics_addrs.is_empty() {
+            tracing::info!(listen = ?metrics_addrs, "serving /metrics");
+        }
+        Ok(Listeners {
+            api_addrs,
+            metrics_addrs,
+            api: api.run(),
+            metrics: metrics.map(|m| m.run()),
+        })
+    }
+
+    /// Stops the API listener gracefully (and so the metrics listener, see `run`).
+    pub fn api_handle(&self) -> ServerHandle {
+        self.api.handle()
+    }
+
+    /// Serves until the API listener stops, then stops the metrics listener.
+    pub async fn run(self) -> anyhow::Result<()> {
+        let metrics = self
+            .metrics
+            .map(|server| (server.handle(), actix_web::rt::spawn(server)));
+        let served = self.api.await.context("HTTP server");
+        if let Some((handle, task)) = metrics {
+            handle.stop(true).await;
+            let _ = task.await;
+        }
+        served
+    }
 }

@@ -5,10 +5,10 @@
 //! as duplicates (or rejected when their content differs).
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -98,10 +98,11 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
     )?;
     progress.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    // The summary is a diagnostic, like the progress bar: standard error.
     for (source, reason) in &report.rejected {
-        println!("rejected {source}: {reason}");
+        eprintln!("rejected {source}: {reason}");
     }
-    println!(
+    eprintln!(
         "imported {}, duplicates {}, rejected {} ({} files in {seconds:.1} s, {:.0} games/s)",
         report.imported,
         report.duplicates,
@@ -109,40 +110,20 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
         report.total(),
         report.total() as f64 / seconds.max(1e-9)
     );
+    if !report.rejected.is_empty() {
+        bail!(
+            "{} of {} files were rejected (listed above)",
+            report.rejected.len(),
+            report.total()
+        );
+    }
     Ok(())
 }
 
 /// Every `*.pgn4` file under the paths (files named directly are taken whatever their name),
-/// in a stable order.
+/// in a stable order, each once however the paths overlap.
 pub fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for path in paths {
-        let meta =
-            std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-        if meta.is_dir() {
-            walk(path, &mut out)?;
-        } else {
-            out.push(path.clone());
-        }
-    }
-    Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot list {}", dir.display()))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("cannot list {}", dir.display()))?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|x| x == "pgn4") {
-            out.push(path);
-        }
-    }
-    Ok(())
+    super::pgn4_paths::pgn4_files(paths)
 }
 
 type Prepared = (String, Result<PreparedGame, String>);

@@ -4,6 +4,8 @@
 pub mod conduct;
 pub mod import;
 pub mod logging;
+mod pgn4_paths;
+mod pipe;
 mod rules;
 
 use std::path::PathBuf;
@@ -96,6 +98,9 @@ pub enum TokenCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    if !matches!(cli.command, Command::Serve) {
+        pipe::end_quietly_on_closed_pipe();
+    }
     // The rules and chat tools need neither configuration nor a database.
     match &cli.command {
         Command::Replay(args) => return rules::replay_files(args),

@@ -1,11 +1,12 @@
 //! `arbiter replay` and `arbiter perft`: the rules core from the command line.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::Args;
 
+use super::pgn4_paths::pgn4_files;
 use crate::rules::{perft, replay};
 
 #[derive(Debug, Args)]
@@ -30,55 +31,58 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
-/// Replays every game and prints its check; fails when any game does not match its tags.
+/// Replays every game and prints its check; fails when any game does not match its tags or
+/// has no moves.
 pub fn replay_files(args: &ReplayArgs) -> anyhow::Result<()> {
-    let mut files = Vec::new();
-    for path in &args.paths {
-        collect_pgn4(path, &mut files)?;
-    }
-    let mut failed = 0usize;
+    let files = pgn4_files(&args.paths)?;
+    let mut failed = Vec::new();
     for file in &files {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         let text = String::from_utf8_lossy(&bytes);
         let check = replay::check(&text);
-        println!("== {}\n{check}\n", file.display());
+        println!("== {}", file.display());
+        // Nothing to replay is no evidence of a legal game, whatever the tags say.
+        if check.error.is_none() && check.plies == 0 {
+            println!("no moves: the file is empty or holds only tags\nNOT OK\n");
+            eprintln!("{}: no moves (empty or tags only)", file.display());
+            failed.push(file);
+            continue;
+        }
+        println!("{check}\n");
         if !check.ok() {
-            failed += 1;
+            failed.push(file);
         }
     }
     println!(
         "{} games, {} ok, {} not ok",
         files.len(),
-        files.len() - failed,
-        failed
+        files.len() - failed.len(),
+        failed.len()
     );
-    if failed > 0 {
+    if !failed.is_empty() {
         bail!(
-            "{failed} of {} games do not replay to their recorded result",
-            files.len()
+            "{} of {} games do not replay to their recorded result: {}",
+            failed.len(),
+            files.len(),
+            name_some(&failed)
         );
     }
     Ok(())
 }
 
-fn collect_pgn4(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("listing {}", path.display()))?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
-        for entry in entries {
-            if entry.is_dir() || entry.extension().is_some_and(|ext| ext == "pgn4") {
-                collect_pgn4(&entry, out)?;
-            }
-        }
-    } else if path.exists() {
-        out.push(path.to_path_buf());
-    } else {
-        bail!("{}: no such file or directory", path.display());
+/// The first few paths, then how many more: an error line stays readable for a big run.
+fn name_some(paths: &[&PathBuf]) -> String {
+    const SHOWN: usize = 5;
+    let mut text = paths
+        .iter()
+        .take(SHOWN)
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if paths.len() > SHOWN {
+        text.push_str(&format!(" and {} more", paths.len() - SHOWN));
     }
-    Ok(())
+    text
 }
 
 /// Counts leaf positions to `depth` and prints nodes and speed.

@@ -221,6 +221,10 @@ pub fn replay_parsed(pgn: Pgn4) -> Result<Replay, ReplayError> {
         RuleSetError::UnknownPreset(v) => ReplayError::Unsupported {
             what: format!("variant '{v}'"),
         },
+        // Not raised for a record's tags (they are kept in `unknown_variants`).
+        RuleSetError::UnknownVariants(words) => ReplayError::Unsupported {
+            what: format!("rule variants '{}'", words.join(" ")),
+        },
     })?;
     let start = Position::from_setup(&setup, &rules).map_err(setup_error)?;
     let mut game = Game::new(rules.clone(), start);

@@ -136,12 +136,31 @@ pub const PRESET_NAMES: [&str; 8] = [
     "multiplayer",
 ];
 
+/// The rule variants `RuleSet::apply_variants` understands, as they are written (`<...>` stands
+/// for a value).
+pub const KNOWN_VARIANTS: [&str; 11] = [
+    "EnPassant",
+    "EnPassant=next",
+    "EnPassant=off",
+    "NoEnPassant",
+    "DeadKingWalking",
+    "PromoteTo=<piece letters>",
+    "Prom=<rank>",
+    "Stalemate=win",
+    "Stalemate=draw",
+    "Anonymous",
+    "SemiAnonymous",
+];
+
 /// A rule set could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuleSetError {
     UnknownPreset(String),
     /// A rule variant changes move legality in a way this core does not support.
     UnsupportedVariant(String),
+    /// Rule variants typed by a user that this core does not know (a game record's unknown
+    /// variants are kept instead, see `apply_variants`).
+    UnknownVariants(Vec<String>),
 }
 
 impl fmt::Display for RuleSetError {
@@ -153,6 +172,16 @@ impl fmt::Display for RuleSetError {
                 PRESET_NAMES.join(", ")
             ),
             RuleSetError::UnsupportedVariant(v) => write!(f, "unsupported rule variant '{v}'"),
+            RuleSetError::UnknownVariants(words) => write!(
+                f,
+                "unknown rule variant {} (known: {})",
+                words
+                    .iter()
+                    .map(|w| format!("'{w}'"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                KNOWN_VARIANTS.join(", ")
+            ),
         }
     }
 }
@@ -340,13 +369,17 @@ impl RuleSet {
     }
 
     /// A preset name followed by space-separated rule variants, e.g. `teams EnPassant` or
-    /// `ffa EnPassant=next` (used by the perft command line).
+    /// `ffa EnPassant=next` (used by the perft command line). Unlike a game record's tags, a
+    /// spec is typed by hand: an unknown variant is an error, not ignored.
     pub fn from_spec(spec: &str) -> Result<RuleSet, RuleSetError> {
         let mut words = spec.split_whitespace();
         let name = words.next().unwrap_or("teams");
         let mut rules = RuleSet::preset(name)?;
         let rest: Vec<&str> = words.collect();
         rules.apply_variants(&rest.join(" "))?;
+        if !rules.unknown_variants.is_empty() {
+            return Err(RuleSetError::UnknownVariants(rules.unknown_variants));
+        }
         Ok(rules)
     }
 
@@ -478,6 +511,38 @@ mod tests {
             err.to_string(),
             "unsupported rule variant 'PromoteTo=VHE (promotion to 'V')'"
         );
+    }
+
+    #[test]
+    fn every_known_variant_is_understood() {
+        for known in KNOWN_VARIANTS {
+            let word = known
+                .replace("<piece letters>", "QN")
+                .replace("<rank>", "8");
+            let mut rules = RuleSet::ffa();
+            rules.apply_variants(&word).expect(known);
+            assert_eq!(rules.applied_variants, vec![word], "{known}");
+        }
+    }
+
+    #[test]
+    fn spec_refuses_unknown_variants_and_lists_the_known_ones() {
+        let err = RuleSet::from_spec("ffa EnPassant Play4Mate EnPassant=always").unwrap_err();
+        assert_eq!(
+            err,
+            RuleSetError::UnknownVariants(vec![
+                "Play4Mate".to_string(),
+                "EnPassant=always".to_string()
+            ])
+        );
+        let message = err.to_string();
+        assert!(
+            message.starts_with("unknown rule variant 'Play4Mate', 'EnPassant=always' (known: "),
+            "{message}"
+        );
+        for known in KNOWN_VARIANTS {
+            assert!(message.contains(known), "{message}");
+        }
     }
 
     #[test]

@@ -1,10 +1,14 @@
-//! Health, readiness, metrics, request ids and the documentation page.
+//! Health, readiness, metrics (buckets, token, separate listener), request ids and the
+//! documentation page.
+
+use std::net::SocketAddr;
 
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
+use arbiter::api::server::Listeners;
 use arbiter::store;
 
-use crate::support::{test_settings, TestApp, TestDb};
+use crate::support::{raw_http, test_settings, TestApp, TestDb};
 
 #[actix_web::test]
 async fn healthz_and_readyz() {
@@ -181,4 +185,206 @@ async fn the_checkpointer_copies_the_log_into_the_database_file() {
         metrics.contains("arbiter_sqlite_wal_uncheckpointed_pages 0"),
         "{metrics}"
     );
+}
+
+/// The cumulative count of one latency bucket of `method route` in the exposition text.
+fn latency_bucket(text: &str, method: &str, route: &str, le: &str) -> u64 {
+    let prefix = format!(
+        "arbiter_http_request_duration_seconds_bucket{{method=\"{method}\",route=\"{route}\",le=\"{le}\"}} "
+    );
+    text.lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} in:\n{text}"))
+        .parse()
+        .expect("a count")
+}
+
+#[actix_web::test]
+async fn the_standing_check_lands_in_a_sub_millisecond_bucket() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let route = "/api/v1/players/{name}/standing";
+    let requests = 20;
+    for _ in 0..requests {
+        let response = app
+            .get("/api/v1/players/SomePlayer/standing", Some(&server))
+            .await;
+        assert_eq!(response.status, 200, "{}", response.text());
+    }
+    let text = app.get("/metrics", None).await.text();
+    assert_eq!(latency_bucket(&text, "GET", route, "+Inf"), requests);
+    // Most take about 0.2 ms; a loaded machine may stretch some, not all.
+    let below_1ms = latency_bucket(&text, "GET", route, "0.001");
+    assert!(below_1ms >= 1, "none of {requests} below 1 ms:\n{text}");
+    for le in [
+        "0.00005", "0.0001", "0.00025", "0.0005", "0.0025", "0.005", "10",
+    ] {
+        latency_bucket(&text, "GET", route, le);
+    }
+}
+
+/// GET `path` over real HTTP, with `bearer` if given.
+async fn http_get(addr: SocketAddr, path: &str, bearer: Option<&str>) -> (u16, String) {
+    let auth = bearer.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\n{auth}Connection: close\r\n\r\n");
+    actix_web::rt::task::spawn_blocking(move || raw_http(addr, &request))
+        .await
+        .expect("blocking task")
+}
+
+const SCRAPE_TOKEN: &str = "scrape-token-0123456789";
+
+/// The app's listeners as `arbiter serve` starts them, on ephemeral loopback ports.
+async fn start_listeners(app: &TestApp) -> (Listeners, actix_web::dev::ServerHandle) {
+    let listeners = Listeners::start(app.state.clone(), false).expect("listeners");
+    let handle = listeners.api_handle();
+    (listeners, handle)
+}
+
+fn on_ephemeral_ports(settings: &mut arbiter::config::Settings) {
+    settings.server.listen = "127.0.0.1:0".parse().expect("address");
+    settings.server.workers = 1;
+    settings.server.shutdown_timeout_secs = 1;
+}
+
+#[actix_web::test]
+async fn a_metrics_token_guards_metrics_on_the_api_listener() {
+    let app = TestApp::spawn_with(|s| {
+        on_ephemeral_ports(s);
+        s.metrics.token = SCRAPE_TOKEN.to_string();
+    })
+    .await;
+    let (listeners, handle) = start_listeners(&app).await;
+    assert!(listeners.metrics_addrs.is_empty());
+    let api = listeners.api_addrs[0];
+    let running = actix_web::rt::spawn(listeners.run());
+
+    let (status, response) = http_get(api, "/metrics", None).await;
+    assert_eq!(status, 401, "{response}");
+    assert!(response.contains("\"reason\":\"missing\""), "{response}");
+    assert!(
+        response.to_lowercase().contains("www-authenticate: bearer"),
+        "{response}"
+    );
+    let (status, response) = http_get(api, "/metrics", Some("scrape-token-012345678")).await;
+    assert_eq!(status, 401, "{response}");
+    assert!(response.contains("\"reason\":\"invalid\""), "{response}");
+    let (status, response) = http_get(api, "/metrics", Some(SCRAPE_TOKEN)).await;
+    assert_eq!(status, 200, "{response}");
+    assert!(
+        response.contains(
+            "arbiter_http_requests_total{method=\"GET\",route=\"/metrics\",status=\"401\"} 2"
+        ),
+        "{response}"
+    );
+    // The rest of the API is untouched by the scrape token.
+    assert_eq!(http_get(api, "/healthz", None).await.0, 200);
+
+    handle.stop(true).await;
+    running.await.expect("task").expect("served");
+}
+
+#[actix_web::test]
+async fn a_separate_metrics_listener_serves_metrics_alone() {
+    let app = TestApp::spawn_with(|s| {
+        on_ephemeral_ports(s);
+        s.metrics.listen = "127.0.0.1:0".to_string();
+        s.metrics.token = SCRAPE_TOKEN.to_string();
+    })
+    .await;
+    let (listeners, handle) = start_listeners(&app).await;
+    let (api, metrics) = (listeners.api_addrs[0], listeners.metrics_addrs[0]);
+    assert_ne!(api, metrics);
+    let running = actix_web::rt::spawn(listeners.run());
+
+    // The API listener no longer knows /metrics, with or without the token.
+    for bearer in [None, Some(SCRAPE_TOKEN)] {
+        let (status, response) = http_get(api, "/metrics", bearer).await;
+        assert_eq!(status, 404, "{response}");
+        assert!(response.contains("route_not_found"), "{response}");
+    }
+    assert_eq!(http_get(api, "/healthz", None).await.0, 200);
+
+    // The metrics listener serves /metrics behind the token, and nothing else.
+    assert_eq!(http_get(metrics, "/metrics", None).await.0, 401);
+    let (status, response) = http_get(metrics, "/metrics", Some(SCRAPE_TOKEN)).await;
+    assert_eq!(status, 200, "{response}");
+    // One registry: the API listener's requests are counted there.
+    assert!(
+        response.contains(
+            "arbiter_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1"
+        ),
+        "{response}"
+    );
+    let (status, response) = http_get(metrics, "/healthz", Some(SCRAPE_TOKEN)).await;
+    assert_eq!(status, 404, "{response}");
+    assert!(response.contains("route_not_found"), "{response}");
+    let post = format!(
+        "POST /metrics HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer {SCRAPE_TOKEN}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    let (status, response) = actix_web::rt::task::spawn_blocking(move || raw_http(metrics, &post))
+        .await
+        .expect("blocking task");
+    assert_eq!(status, 405, "{response}");
+
+    // Stopping the API listener (as SIGTERM does) stops the metrics listener too.
+    handle.stop(true).await;
+    running.await.expect("task").expect("served");
+    assert!(
+        std::net::TcpStream::connect(metrics).is_err(),
+        "metrics listener closed"
+    );
+}
+
+#[test]
+fn metrics_settings_are_checked_at_start_up_and_the_token_is_redacted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let arbiter = |vars: &[(&str, &str)], command: &str| {
+        let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"));
+        for (key, _) in std::env::vars() {
+            if key.starts_with("ARBITER_") {
+                run.env_remove(key);
+            }
+        }
+        run.current_dir(dir.path())
+            .envs(vars.iter().copied())
+            .arg(command);
+        run.output().expect("the binary runs")
+    };
+    for (key, value, named) in [
+        ("ARBITER_METRICS__LISTEN", "localhost", "metrics.listen"),
+        (
+            "ARBITER_METRICS__LISTEN",
+            "127.0.0.1:8080",
+            "metrics.listen",
+        ),
+        ("ARBITER_METRICS__TOKEN", "short", "metrics.token"),
+    ] {
+        for command in ["config", "serve"] {
+            let output = arbiter(&[(key, value)], command);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(!output.status.success(), "{key}={value} {command}");
+            assert!(stderr.contains(named), "{key}={value} {command}: {stderr}");
+        }
+    }
+    assert!(
+        !dir.path().join("data").exists(),
+        "serve stopped before the database"
+    );
+    let output = arbiter(
+        &[
+            ("ARBITER_METRICS__LISTEN", "127.0.0.1:9090"),
+            ("ARBITER_METRICS__TOKEN", SCRAPE_TOKEN),
+        ],
+        "config",
+    );
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(shown.contains("listen = \"127.0.0.1:9090\""), "{shown}");
+    assert!(shown.contains("token = \"<redacted>\""), "{shown}");
+    assert!(!shown.contains(SCRAPE_TOKEN), "{shown}");
 }

@@ -126,7 +126,7 @@ impl AnyCaller {
     }
 }
 
-fn bearer_token(req: &HttpRequest) -> Result<String, ApiError> {
+pub(crate) fn bearer_token(req: &HttpRequest) -> Result<String, ApiError> {
     let value = req
         .headers()
         .get(header::AUTHORIZATION)

@@ -21,7 +21,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     // `web::resource` (not the attribute macros) so a known path with another method gets 405.
     cfg.service(web::resource("/healthz").route(web::get().to(health::healthz)))
         .service(web::resource("/readyz").route(web::get().to(health::readyz)))
-        .service(web::resource("/metrics").route(web::get().to(health::metrics)))
         .service(
             web::scope("/api/v1")
                 // First: the router tries resources in order, each dynamic one with a

@@ -1,0 +1,124 @@
+//! `arbiter import` through the real binary: each file once however the paths overlap, and a
+//! non-zero exit with the rejected files on standard error.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const FFA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4/ffa");
+const QUIRKS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4/quirks");
+
+/// `arbiter import ARGS` in `dir`, on the default SQLite file there.
+fn import(dir: &Path, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("ARBITER_") {
+            command.env_remove(key);
+        }
+    }
+    command
+        .current_dir(dir)
+        .arg("import")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn copy(from: &str, to: &Path) {
+    std::fs::create_dir_all(to.parent().expect("parent")).expect("dir");
+    std::fs::copy(from, to).expect("copy");
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn overlapping_paths_import_each_file_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games = dir.path().join("games");
+    copy(&format!("{FFA}/cc_game_0016.pgn4"), &games.join("a.pgn4"));
+    copy(
+        &format!("{FFA}/cc_game_0017.pgn4"),
+        &games.join("sub/b.pgn4"),
+    );
+    copy(
+        &format!("{FFA}/cc_game_0018.pgn4"),
+        &games.join("sub/deeper/c.pgn4"),
+    );
+    std::os::unix::fs::symlink(games.join("a.pgn4"), dir.path().join("link.pgn4"))
+        .expect("symlink");
+    let output = import(
+        dir.path(),
+        &[
+            "games/sub",
+            "games",
+            "games/a.pgn4",
+            "./games/a.pgn4",
+            "games/sub/../a.pgn4",
+            "link.pgn4",
+            "games/sub/deeper",
+            "games",
+        ],
+    );
+    let text = stderr(&output);
+    assert!(output.status.success(), "{text}");
+    // A second reading of a file would count as a duplicate.
+    assert!(
+        text.contains("imported 3, duplicates 0, rejected 0 (3 files"),
+        "{text}"
+    );
+    assert!(output.stdout.is_empty(), "the summary goes to stderr");
+}
+
+#[test]
+fn rejected_files_fail_the_run_and_are_listed_with_their_reasons() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games = dir.path().join("games");
+    copy(
+        &format!("{FFA}/cc_game_0016.pgn4"),
+        &games.join("good.pgn4"),
+    );
+    copy(
+        &format!("{QUIRKS}/cc_game_0133.pgn4"),
+        &games.join("illegal.pgn4"),
+    );
+    std::fs::write(dir.path().join("notes.txt"), "not a game").expect("write");
+    let output = import(dir.path(), &["games", "notes.txt"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("imported 1, duplicates 0, rejected 2 (3 files"),
+        "{text}"
+    );
+    let rejected: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("rejected "))
+        .collect();
+    assert_eq!(rejected.len(), 2, "{text}");
+    assert!(
+        rejected
+            .iter()
+            .any(|l| l.starts_with("rejected games/illegal.pgn4: ") && l.contains("Qg2-h3")),
+        "{text}"
+    );
+    assert!(
+        rejected
+            .iter()
+            .any(|l| l.starts_with("rejected notes.txt: ")),
+        "{text}"
+    );
+    assert!(
+        text.contains("arbiter: 2 of 3 files were rejected"),
+        "{text}"
+    );
+
+    // The good game is stored: a second run counts it as a duplicate, not a rejection.
+    let again = import(dir.path(), &["games/good.pgn4"]);
+    let text = stderr(&again);
+    assert!(again.status.success(), "{text}");
+    assert!(
+        text.contains("imported 0, duplicates 1, rejected 0"),
+        "{text}"
+    );
+}
