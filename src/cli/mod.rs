@@ -15,6 +15,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::api::auth::player;
 use crate::api::auth::tokens::{self, TokenRole};
+use crate::archive::ingest::MAX_NAME_CHARS;
 use crate::config::{Settings, CONFIG_FILE_ENV};
 use crate::store::{self, api_tokens, migrations};
 
@@ -91,7 +92,7 @@ pub enum TokenCommand {
     SignPlayer {
         /// The player's name on the game site (the token's `sub`).
         name: String,
-        /// Minutes until the token expires (1-1440).
+        /// Minutes until the token expires (at most `auth.max_token_lifetime_secs`).
         #[arg(long, default_value_t = 15)]
         minutes: i64,
     },
@@ -193,14 +194,15 @@ fn sign_player(settings: &Settings, name: &str, minutes: i64) -> anyhow::Result<
              ARBITER_AUTH__PLAYER_TOKEN_SECRET, as the server has it"
         );
     }
-    if !(1..=1440).contains(&minutes) {
-        bail!("--minutes must be 1 to 1440, not {minutes}");
-    }
-    if name.trim().is_empty() || name.chars().count() > player::MAX_PLAYER_NAME_CHARS {
+    // The server refuses a token that lives longer than its configured maximum.
+    let most_minutes = (settings.auth.max_token_lifetime_secs / 60).max(1) as i64;
+    if !(1..=most_minutes).contains(&minutes) {
         bail!(
-            "the player name must be 1 to {} characters",
-            player::MAX_PLAYER_NAME_CHARS
+            "--minutes must be 1 to {most_minutes} (auth.max_token_lifetime_secs), not {minutes}"
         );
+    }
+    if name.trim().is_empty() || name.chars().count() > MAX_NAME_CHARS {
+        bail!("the player name must be 1 to {MAX_NAME_CHARS} characters");
     }
     let now = chrono::Utc::now().timestamp();
     let claims = player::PlayerClaims {
