@@ -80,9 +80,9 @@ pub enum ApiError {
     /// 404: no such resource (or no such route).
     #[error("{message}")]
     NotFound { code: &'static str, message: String },
-    /// 405: the route exists but not with this method.
-    #[error("The route does not accept this method.")]
-    MethodNotAllowed,
+    /// 405: the route exists but not with this method; `allowed` lists the ones it serves.
+    #[error("The route does not accept this method; it serves {}.", .allowed.join(", "))]
+    MethodNotAllowed { allowed: Vec<&'static str> },
     /// 409: the request conflicts with the current state.
     #[error("{message}")]
     Conflict {
@@ -93,9 +93,9 @@ pub enum ApiError {
     /// 413: the body is larger than `server.body_limit_bytes`.
     #[error("The request body is larger than the limit of {limit} bytes.")]
     PayloadTooLarge { limit: usize },
-    /// 415: the body is not JSON.
-    #[error("The request body must be JSON (Content-Type: application/json).")]
-    UnsupportedMediaType,
+    /// 415: the body's content type is not one the route reads; `accepted` lists those.
+    #[error("The request body must be sent as {} (the Content-Type header).", .accepted.join(" or "))]
+    UnsupportedMediaType { accepted: &'static [&'static str] },
     /// 422: well-formed but invalid (e.g. an illegal move, an empty name).
     #[error("{message}")]
     Unprocessable {
@@ -168,9 +168,9 @@ impl ApiError {
             | ApiError::RateLimited { code, .. } => code,
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::Forbidden { .. } => "forbidden",
-            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
-            ApiError::UnsupportedMediaType => "unsupported_media_type",
+            ApiError::UnsupportedMediaType { .. } => "unsupported_media_type",
             ApiError::TooManyRequests { .. } => "rate_limited",
             ApiError::Internal(_) => "internal",
             ApiError::Unavailable { .. } => "unavailable",
@@ -189,6 +189,8 @@ impl ApiError {
                 json!({ "allowed_roles": allowed, "caller_role": actual })
             }
             ApiError::PayloadTooLarge { limit } => json!({ "limit_bytes": limit }),
+            ApiError::UnsupportedMediaType { accepted } => json!({ "accepted": accepted }),
+            ApiError::MethodNotAllowed { allowed } => json!({ "allowed": allowed }),
             ApiError::TooManyRequests { retry_after_secs } => {
                 json!({ "retry_after_secs": retry_after_secs })
             }
@@ -222,10 +224,10 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden { .. } | ApiError::Refused { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooManyRequests { .. } | ApiError::RateLimited { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -245,6 +247,9 @@ impl ResponseError for ApiError {
         match self {
             ApiError::Unauthorized(_) => {
                 response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+            }
+            ApiError::MethodNotAllowed { allowed } => {
+                response.insert_header((header::ALLOW, allowed.join(", ")));
             }
             ApiError::TooManyRequests { retry_after_secs }
             | ApiError::RateLimited {

@@ -16,6 +16,9 @@ use serde_json::json;
 
 use super::error::ApiError;
 
+/// What a JSON body route accepts; a 415 names it.
+pub const JSON_BODY: &[&str] = &["application/json"];
+
 /// A JSON request body deserialised into `T`, with field-precise errors.
 #[derive(Debug)]
 pub struct ApiJson<T>(pub T);
@@ -44,7 +47,9 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
         let body = web::Bytes::from_request(req, payload);
         Box::pin(async move {
             if !json_content {
-                return Err(ApiError::UnsupportedMediaType);
+                return Err(ApiError::UnsupportedMediaType {
+                    accepted: JSON_BODY,
+                });
             }
             let bytes = body
                 .await
@@ -117,7 +122,9 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
                 | JsonPayloadError::OverflowKnownLength { .. } => {
                     ApiError::PayloadTooLarge { limit }
                 }
-                JsonPayloadError::ContentType => ApiError::UnsupportedMediaType,
+                JsonPayloadError::ContentType => ApiError::UnsupportedMediaType {
+                    accepted: JSON_BODY,
+                },
                 JsonPayloadError::Deserialize(inner) => json_error(None, &inner),
                 other => ApiError::bad_request(
                     "unreadable_body",

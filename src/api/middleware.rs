@@ -152,12 +152,15 @@ fn panic_message(panic: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Replaces actix's empty 405 (a known path, another method) with the envelope.
+/// Replaces actix's empty 405 (a known path, another method) with the envelope and the
+/// `Allow` header RFC 9110 requires, listing the route's methods as the document gives them.
 pub fn method_not_allowed<B>(
     response: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
     let (request, _) = response.into_parts();
-    let response = ServiceResponse::new(request, ApiError::MethodNotAllowed.error_response());
+    let allowed = super::openapi::allowed_methods(request.path()).unwrap_or_default();
+    let answer = ApiError::MethodNotAllowed { allowed }.error_response();
+    let response = ServiceResponse::new(request, answer);
     Ok(ErrorHandlerResponse::Response(
         response.map_into_right_body(),
     ))

@@ -15,6 +15,8 @@ pub mod pagination;
 pub mod routes;
 pub mod server;
 pub mod state;
+pub mod statuses;
+pub mod wire_enums;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

@@ -1,7 +1,18 @@
 //! The OpenAPI document, generated from the handlers' and schemas' annotations.
 //! Add each new handler to `paths(...)` and each new body type to `schemas(...)`.
+//!
+//! `StandardResponses` then adds the answers every route of a kind can give, so no route can
+//! forget one: 401 and 503 on authenticated routes, 400/413/415 on routes with a body, 400 on
+//! routes with an integer path id or query parameters. Route-specific answers (403, 404, 409,
+//! 422, 429) stay in each handler's annotation.
 
+use std::sync::OnceLock;
+
+use utoipa::openapi::header::HeaderBuilder;
+use utoipa::openapi::path::{Operation, ParameterIn, PathItem};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::{Content, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
 use super::auth::tokens::TokenRole;
@@ -11,9 +22,12 @@ use super::routes::{
     admin_cases, admin_queue, admin_tokens, appeals, chat, conduct, flags, games, health, modlog,
     players, reports, standing, whoami,
 };
+use super::statuses::{AppealStatusFilter, CaseStatusFilter, Termination};
+use super::wire_enums::ModlogKind;
 use crate::archive::ingest::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
 };
+use crate::moderation::ReportReason;
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
@@ -70,9 +84,15 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         EventKind,
         admin_cases::DecisionChoice,
         admin_cases::SanctionBody,
-        appeals::AppealChoice
+        appeals::AppealChoice,
+        // Sets only query parameters name: parameters do not collect their schemas.
+        CaseStatusFilter,
+        AppealStatusFilter,
+        ModlogKind,
+        ReportReason,
+        Termination,
     )),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &StandardResponses),
     tags(
         (name = "operations", description = "Health, readiness and metrics"),
         (name = "auth", description = "Identity of the caller"),
@@ -100,7 +120,260 @@ impl Modify for BearerAuth {
     }
 }
 
+/// Adds the responses every route of a kind gives (see the module comment).
+struct StandardResponses;
+
+impl Modify for StandardResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            for operation in operations_mut(item) {
+                add_standard_responses(operation);
+            }
+        }
+    }
+}
+
+fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.options,
+        &mut item.head,
+        &mut item.patch,
+        &mut item.trace,
+    ]
+    .into_iter()
+    .filter_map(Option::as_mut)
+}
+
+fn add_standard_responses(operation: &mut Operation) {
+    let parameters = operation.parameters.clone().unwrap_or_default();
+    let integer_ids: Vec<String> = parameters
+        .iter()
+        .filter(|p| p.parameter_in == ParameterIn::Path && is_integer(&p.schema))
+        .map(|p| format!("`{}`", p.name))
+        .collect();
+    let has_query = parameters
+        .iter()
+        .any(|p| p.parameter_in == ParameterIn::Query);
+    let body_types: Vec<String> = operation
+        .request_body
+        .as_ref()
+        .map(|body| body.content.keys().cloned().collect())
+        .unwrap_or_default();
+    let authenticated = operation
+        .security
+        .as_ref()
+        .is_some_and(|requirements| !requirements.is_empty());
+
+    let mut bad_request = Vec::new();
+    if !body_types.is_empty() {
+        bad_request.push("an unreadable body (`invalid_json`, `invalid_text`, `unreadable_body`)");
+    }
+    if has_query {
+        bad_request.push("a query parameter of the wrong type or out of range (`invalid_query`, `invalid_limit`, `invalid_cursor`)");
+    }
+    let path_sentence = format!(
+        "a path id ({}) that is not a 64-bit integer (`invalid_path`)",
+        integer_ids.join(", ")
+    );
+    if !integer_ids.is_empty() {
+        bad_request.push(&path_sentence);
+    }
+    if !bad_request.is_empty() {
+        add_or_extend(
+            operation,
+            "400",
+            &format!("Bad request: {}.", bad_request.join("; ")),
+        );
+    }
+    if authenticated {
+        let unauthorized = ResponseBuilder::new()
+            .description(
+                "No valid credentials: the `Authorization: Bearer` header is missing or \
+                 malformed, or its token is unknown, revoked or expired (`unauthorized`, \
+                 `details.reason`).",
+            )
+            .header(
+                "WWW-Authenticate",
+                HeaderBuilder::new()
+                    .schema(ObjectBuilder::new().schema_type(Type::String))
+                    .description(Some("`Bearer`"))
+                    .build(),
+            )
+            .content("application/json", error_content())
+            .build();
+        // Replaces a route's own 401 line: every one answers alike, header included.
+        operation
+            .responses
+            .responses
+            .insert("401".to_string(), RefOr::T(unauthorized));
+    }
+    if !body_types.is_empty() {
+        insert_missing(
+            operation,
+            "413",
+            error_response(
+                "The body is larger than `server.body_limit_bytes` (`payload_too_large`, \
+                 `details.limit_bytes`).",
+            ),
+        );
+        let accepted = body_types
+            .iter()
+            .map(|t| format!("`{t}`"))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        insert_missing(
+            operation,
+            "415",
+            error_response(&format!(
+                "The Content-Type is not {accepted} (`unsupported_media_type`); the message \
+                 and `details.accepted` name the accepted types."
+            )),
+        );
+    }
+    if authenticated {
+        insert_missing(
+            operation,
+            "503",
+            error_response(
+                "The database is unavailable: no pooled connection within \
+                 `database.connect_timeout_secs` (`unavailable`).",
+            ),
+        );
+    }
+}
+
+fn is_integer(schema: &Option<RefOr<utoipa::openapi::schema::Schema>>) -> bool {
+    schema
+        .as_ref()
+        .and_then(|s| serde_json::to_value(s).ok())
+        .is_some_and(|s| s["type"] == "integer")
+}
+
+fn error_content() -> Content {
+    Content::new(Some(Ref::from_schema_name("ErrorEnvelope")))
+}
+
+fn error_response(description: &str) -> Response {
+    ResponseBuilder::new()
+        .description(description)
+        .content("application/json", error_content())
+        .build()
+}
+
+fn insert_missing(operation: &mut Operation, status: &str, response: Response) {
+    operation
+        .responses
+        .responses
+        .entry(status.to_string())
+        .or_insert(RefOr::T(response));
+}
+
+/// Adds the response, or appends the sentence to the route's own description of it.
+fn add_or_extend(operation: &mut Operation, status: &str, sentence: &str) {
+    match operation.responses.responses.get_mut(status) {
+        Some(RefOr::T(response)) => {
+            let own = response.description.trim_end_matches('.');
+            response.description = format!("{own}. {sentence}");
+        }
+        Some(RefOr::Ref(_)) => {}
+        None => insert_missing(operation, status, error_response(sentence)),
+    }
+}
+
 /// The document as served.
 pub fn document() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
+}
+
+/// Paths served besides the documented ones (the document itself and Swagger UI), with
+/// their methods.
+const UNDOCUMENTED_ROUTES: &[(&str, &[&str])] = &[
+    (OPENAPI_PATH, &["GET"]),
+    ("/docs", &["GET"]),
+    ("/docs/{_:.*}", &["GET"]),
+];
+
+/// A path template split at `/`; `{...}` matches one segment, `{_:.*}` the rest.
+struct Template {
+    segments: Vec<String>,
+    methods: Vec<&'static str>,
+}
+
+impl Template {
+    fn new(path: &str, methods: Vec<&'static str>) -> Template {
+        Template {
+            segments: path.split('/').map(str::to_string).collect(),
+            methods,
+        }
+    }
+
+    /// How many literal segments matched, when the template matches `path`.
+    fn matches(&self, path: &[&str]) -> Option<usize> {
+        let mut literal = 0;
+        for (i, segment) in self.segments.iter().enumerate() {
+            if segment == "{_:.*}" {
+                return Some(literal);
+            }
+            let given = path.get(i)?;
+            if segment.starts_with('{') {
+                if given.is_empty() {
+                    return None;
+                }
+            } else if segment == given {
+                literal += 1;
+            } else {
+                return None;
+            }
+        }
+        (path.len() == self.segments.len()).then_some(literal)
+    }
+}
+
+fn templates() -> &'static [Template] {
+    static TEMPLATES: OnceLock<Vec<Template>> = OnceLock::new();
+    TEMPLATES.get_or_init(|| {
+        let document = document();
+        let mut templates: Vec<Template> = document
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let methods = [
+                    ("GET", item.get.is_some()),
+                    ("HEAD", item.head.is_some()),
+                    ("POST", item.post.is_some()),
+                    ("PUT", item.put.is_some()),
+                    ("PATCH", item.patch.is_some()),
+                    ("DELETE", item.delete.is_some()),
+                    ("OPTIONS", item.options.is_some()),
+                    ("TRACE", item.trace.is_some()),
+                ]
+                .into_iter()
+                .filter_map(|(method, served)| served.then_some(method))
+                .collect();
+                Template::new(path, methods)
+            })
+            .collect();
+        templates.extend(
+            UNDOCUMENTED_ROUTES
+                .iter()
+                .map(|(path, methods)| Template::new(path, methods.to_vec())),
+        );
+        templates
+    })
+}
+
+/// The methods the route at `path` serves, for a 405's `Allow` header; `None` for a path no
+/// route serves. Read from the document, so `Allow` and the documented operations agree.
+pub fn allowed_methods(path: &str) -> Option<Vec<&'static str>> {
+    let path: Vec<&str> = path.split('/').collect();
+    templates()
+        .iter()
+        .filter_map(|t| t.matches(&path).map(|literal| (literal, t)))
+        .max_by_key(|(literal, _)| *literal)
+        .map(|(_, t)| t.methods.clone())
 }

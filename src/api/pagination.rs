@@ -14,6 +14,7 @@ pub const MAX_LIMIT: u32 = 200;
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// Items per page, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page; omit for the first page.
     pub cursor: Option<String>,

@@ -47,6 +47,13 @@ pub enum AbortReason {
 }
 
 impl AbortReason {
+    pub const ALL: [AbortReason; 4] = [
+        AbortReason::TeamsFirstMove,
+        AbortReason::CustomStartFirstMove,
+        AbortReason::BulletFirstMove,
+        AbortReason::EarlyLeave,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             AbortReason::TeamsFirstMove => "teams_first_move",

@@ -34,6 +34,18 @@ pub enum FfaClass {
 }
 
 impl FfaClass {
+    pub const ALL: [FfaClass; 9] = [
+        FfaClass::Begging,
+        FfaClass::Offering,
+        FfaClass::MoveSuggestion,
+        FfaClass::Intention,
+        FfaClass::Collusion,
+        FfaClass::ResignOrClaim,
+        FfaClass::PastMoveDiscussion,
+        FfaClass::TurnReminder,
+        FfaClass::Neutral,
+    ];
+
     /// The flag category of a rule-violating class.
     pub fn category(self) -> Option<Category> {
         Some(match self {

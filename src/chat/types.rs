@@ -127,6 +127,13 @@ pub enum Severity {
 }
 
 impl Severity {
+    pub const ALL: [Severity; 4] = [
+        Severity::Low,
+        Severity::Medium,
+        Severity::High,
+        Severity::Critical,
+    ];
+
     /// From the 1-4 scale of the lexicon files.
     pub fn from_level(level: u8) -> Severity {
         match level {

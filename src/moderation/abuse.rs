@@ -95,6 +95,14 @@ pub enum ReportOutcome {
     DismissedNotActionable,
 }
 
+impl ReportOutcome {
+    pub const ALL: [ReportOutcome; 3] = [
+        ReportOutcome::Upheld,
+        ReportOutcome::DismissedUnjustified,
+        ReportOutcome::DismissedNotActionable,
+    ];
+}
+
 /// A reporter's record: the smoothed share of their decided reports that were upheld.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Accuracy {

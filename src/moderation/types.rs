@@ -234,6 +234,22 @@ pub enum Ground {
 }
 
 impl Ground {
+    /// Every ground, in declaration order (the API documents exactly these).
+    pub const ALL: [Ground; 12] = [
+        Ground::AbusiveLanguageHabit,
+        Ground::Harassment,
+        Ground::HighlyOffensiveChat,
+        Ground::Spamming,
+        Ground::RuleViolatingChat,
+        Ground::HabitualDisconnecting,
+        Ground::Sandbagging,
+        Ground::GameSpoiling,
+        Ground::SelfPartnering,
+        Ground::PrearrangedTeaming,
+        Ground::ChatCollusion,
+        Ground::Other,
+    ];
+
     /// The seed's (*) cases: "admins will NOT take action against players based on just a single game".
     pub fn needs_several_games(self) -> bool {
         matches!(
@@ -278,6 +294,14 @@ pub enum ReportSource {
     Player,
     ChatAnalysis,
     ConductSignal,
+}
+
+impl ReportSource {
+    pub const ALL: [ReportSource; 3] = [
+        ReportSource::Player,
+        ReportSource::ChatAnalysis,
+        ReportSource::ConductSignal,
+    ];
 }
 
 /// Who filed a report. Automatic reporters carry the strength of their evidence (0.0..=1.0).
@@ -345,6 +369,15 @@ pub enum DecisionKind {
     Sanction,
 }
 
+impl DecisionKind {
+    pub const ALL: [DecisionKind; 4] = [
+        DecisionKind::DismissUnjustified,
+        DecisionKind::DismissNotActionable,
+        DecisionKind::Warn,
+        DecisionKind::Sanction,
+    ];
+}
+
 /// The three sanctions of the seed: "a temporary or permanent chat- or play-ban or even a club-ban".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -356,6 +389,12 @@ pub enum SanctionKind {
 }
 
 impl SanctionKind {
+    pub const ALL: [SanctionKind; 3] = [
+        SanctionKind::ChatBan,
+        SanctionKind::PlayBan,
+        SanctionKind::ClubBan,
+    ];
+
     pub fn blocks_chat(self) -> bool {
         matches!(self, SanctionKind::ChatBan | SanctionKind::ClubBan)
     }

@@ -45,16 +45,23 @@ pub struct ClaimView {
     pub case_id: i64,
     pub claimed_by: String,
     pub claimed_until: DateTime<Utc>,
-    /// `claimed`, `taken_over` (another admin's claim had expired) or `renewed`.
-    #[schema(example = "claimed")]
-    pub outcome: String,
+    pub outcome: ClaimOutcomeName,
+}
+
+/// `claimed`, `taken_over` (another admin's claim had expired) or `renewed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimOutcomeName {
+    Claimed,
+    TakenOver,
+    Renewed,
 }
 
 /// Claim a case: only the holder may decide it until the claim expires
 /// (`[claim] expiry_minutes`). Claiming again renews.
 #[utoipa::path(post, path = "/api/v1/admin/cases/{id}/claim", tag = "cases",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Case id")),
+    params(("id" = i64, Path, description = "Case id", example = 1)),
     responses(
         (status = 200, description = "The caller holds the case", body = ClaimView),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
@@ -82,11 +89,10 @@ pub async fn claim_case(
             claimed_by: admin.name,
             claimed_until: until,
             outcome: match outcome {
-                ClaimOutcome::TakeOver { .. } => "taken_over",
-                ClaimOutcome::Renew { .. } => "renewed",
-                _ => "claimed",
-            }
-            .to_string(),
+                ClaimOutcome::TakeOver { .. } => ClaimOutcomeName::TakenOver,
+                ClaimOutcome::Renew { .. } => ClaimOutcomeName::Renewed,
+                _ => ClaimOutcomeName::Claimed,
+            },
         })),
         ClaimResult::Held { holder, until } => Err(ApiError::Conflict {
             code: "case_claimed",
@@ -112,7 +118,7 @@ pub struct Released {
 /// Give up the caller's claim on a case.
 #[utoipa::path(post, path = "/api/v1/admin/cases/{id}/release", tag = "cases",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Case id")),
+    params(("id" = i64, Path, description = "Case id", example = 1)),
     responses(
         (status = 200, description = "Released", body = Released),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
@@ -149,11 +155,10 @@ pub async fn release_case(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SanctionBody {
-    /// chat_ban, play_ban or club_ban.
-    #[schema(value_type = String, example = "chat_ban")]
     pub kind: SanctionKind,
     /// Length in minutes (temporary); or `permanent: true`.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 4294967295.0)]
     pub minutes: Option<u32>,
     #[serde(default)]
     pub permanent: bool,
@@ -177,10 +182,8 @@ pub struct DecisionBody {
     /// Required with `decision: sanction`.
     #[serde(default)]
     pub sanction: Option<SanctionBody>,
-    /// What the accused did (required to warn or sanction), e.g. `harassment`,
-    /// `abusive_language_habit`, `sandbagging`.
+    /// What the accused did (required to warn or sanction).
     #[serde(default)]
-    #[schema(value_type = Option<String>, example = "harassment")]
     pub ground: Option<Ground>,
     /// Required for a sanction.
     #[serde(default)]
@@ -206,14 +209,11 @@ pub struct DecisionView {
     pub decision_id: i64,
     pub case_id: i64,
     pub accused: String,
-    #[schema(value_type = String)]
     pub kind: DecisionKind,
-    #[schema(value_type = Option<String>)]
     pub ground: Option<Ground>,
     /// Distinct games behind the decision.
     pub evidence_games: Vec<i64>,
     /// How the case's reports count for their reporters.
-    #[schema(value_type = String)]
     pub report_outcome: ReportOutcome,
     pub sanction: Option<SanctionView>,
     pub report_timeouts: Vec<TimeoutView>,
@@ -283,11 +283,10 @@ fn action_of(body: &DecisionBody) -> Result<DecisionAction, ApiError> {
 /// grounds.
 #[utoipa::path(post, path = "/api/v1/admin/cases/{id}/decision", tag = "cases",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Case id")),
+    params(("id" = i64, Path, description = "Case id", example = 1)),
     request_body = DecisionBody,
     responses(
         (status = 200, description = "Decided", body = DecisionView),
-        (status = 400, description = "Unreadable body", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not an admin, or a party to the case", body = ErrorEnvelope),
         (status = 404, description = "No such case", body = ErrorEnvelope),

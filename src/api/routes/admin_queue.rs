@@ -16,10 +16,15 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::api::routes::games::{GameSummary, SeatView};
 use crate::api::state::AppState;
+use crate::api::statuses::{
+    AppealStatus, AppealStatusFilter, CaseStatus, CaseStatusFilter, FingerprintKind, Termination,
+};
+use crate::archive::ingest::ChatChannel;
+use crate::chat::{Category, Severity};
 use crate::conduct::{admin_view, AdminConductView};
 use crate::moderation::{
-    age_points, max_age_points, priority_with_age, reporter_accuracy, ModerationPolicy,
-    ReportOutcome, ReportReason,
+    age_points, max_age_points, priority_with_age, reporter_accuracy, DecisionKind, Ground,
+    ModerationPolicy, ReportOutcome, ReportReason, ReportSource, SanctionKind,
 };
 use crate::store::games::{ChatLineRow, GameRow, SeatRow};
 use crate::store::queue::{
@@ -109,14 +114,16 @@ impl QueueCursor {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct CaseListQuery {
-    /// `open` (default), `decided` or `all`.
+    /// Default `open`.
+    #[param(value_type = Option<CaseStatusFilter>)]
     pub status: Option<String>,
-    /// A report reason: offensive_chat, rule_violating_chat, abandoning, self_partnering,
-    /// prearranged_teaming, other.
+    /// Only cases of this reason.
+    #[param(value_type = Option<ReportReason>)]
     pub reason: Option<String>,
     /// `true`: only cases an admin holds now; `false`: only cases nobody holds.
     pub claimed: Option<bool>,
     /// Items per page, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page; omit for the first page.
     pub cursor: Option<String>,
@@ -165,8 +172,9 @@ pub struct PriorityView {
 pub struct CaseListItem {
     pub id: i64,
     pub accused: String,
+    #[schema(value_type = ReportReason)]
     pub reason: String,
-    /// `open` or `decided`.
+    #[schema(value_type = CaseStatus)]
     pub status: String,
     pub priority: PriorityView,
     /// Reports filed into the case.
@@ -356,8 +364,9 @@ pub struct AutomaticView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EntryView {
     pub report_id: i64,
-    /// `player`, `chat_analysis` or `conduct_signal`.
+    #[schema(value_type = ReportSource)]
     pub source: String,
+    #[schema(value_type = ReportReason)]
     pub reason: String,
     /// The reporting player (player reports only).
     pub reporter: Option<ReporterView>,
@@ -370,7 +379,8 @@ pub struct EntryView {
     /// Automatic evidence strength, 0..1.
     pub score: Option<f64>,
     pub automatic: Option<AutomaticView>,
-    /// upheld, dismissed_unjustified, dismissed_not_actionable once decided.
+    /// Set once the case is decided.
+    #[schema(value_type = Option<ReportOutcome>)]
     pub outcome: Option<String>,
 }
 
@@ -409,7 +419,7 @@ pub struct ChatLineView {
     pub ply: i32,
     pub at: Option<DateTime<Utc>>,
     pub sender: String,
-    /// game, team or spectator.
+    #[schema(value_type = ChatChannel)]
     pub channel: String,
     pub text: String,
 }
@@ -430,7 +440,9 @@ impl ChatLineView {
 /// One finding of the chat analysis on a line.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LineFlagView {
+    #[schema(value_type = Category)]
     pub category: String,
+    #[schema(value_type = Severity)]
     pub severity: String,
     pub rule: String,
     pub explanation: String,
@@ -489,20 +501,26 @@ impl FlaggedLineView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EarlierCaseView {
     pub id: i64,
+    #[schema(value_type = ReportReason)]
     pub reason: String,
+    #[schema(value_type = CaseStatus)]
     pub status: String,
     pub opened_at: DateTime<Utc>,
     pub decided_at: Option<DateTime<Utc>>,
-    /// dismiss_unjustified, dismiss_not_actionable, warn or sanction.
+    #[schema(value_type = Option<DecisionKind>)]
     pub decision: Option<String>,
 }
 
+/// A sanction in the accused's history or under appeal.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = SanctionRecordView)]
 pub struct SanctionView {
     pub id: i64,
-    /// chat_ban, play_ban or club_ban.
+    #[schema(value_type = SanctionKind)]
     pub kind: String,
+    #[schema(value_type = ReportReason)]
     pub reason: String,
+    #[schema(value_type = Ground)]
     pub ground: String,
     pub case_id: Option<i64>,
     pub starts_at: DateTime<Utc>,
@@ -546,6 +564,7 @@ pub struct PairGameView {
     pub site_game_id: String,
     pub played_at: DateTime<Utc>,
     pub variant: String,
+    #[schema(value_type = Termination)]
     pub termination: String,
     pub accused: Option<SeatView>,
     pub partner: Option<SeatView>,
@@ -554,7 +573,7 @@ pub struct PairGameView {
 /// A fingerprint seen on both players' seats.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SharedFingerprintView {
-    /// `device` or `network`.
+    #[schema(value_type = FingerprintKind)]
     pub kind: String,
     pub value: String,
     pub accused_games: i64,
@@ -708,7 +727,7 @@ impl CaseDetailView {
 /// accused's history and, for pair reasons, the pair's shared games and fingerprints.
 #[utoipa::path(get, path = "/api/v1/admin/cases/{id}", tag = "moderation",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Case id")),
+    params(("id" = i64, Path, description = "Case id", example = 1)),
     responses(
         (status = 200, description = "The case", body = CaseDetailView),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
@@ -744,9 +763,11 @@ pub async fn get_case(
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AppealListQuery {
-    /// `open` (default), `upheld`, `reduced`, `lifted` or `all`.
+    /// Default `open`.
+    #[param(value_type = Option<AppealStatusFilter>)]
     pub status: Option<String>,
     /// Items per page, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page; omit for the first page.
     pub cursor: Option<String>,
@@ -754,13 +775,14 @@ pub struct AppealListQuery {
 
 /// An appeal with the sanction it contests.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = QueuedAppeal)]
 pub struct AppealView {
     pub id: i64,
     /// The appellant (the sanctioned player).
     pub player: String,
     pub text: String,
     pub filed_at: DateTime<Utc>,
-    /// open, upheld, reduced or lifted.
+    #[schema(value_type = AppealStatus)]
     pub status: String,
     pub decided_at: Option<DateTime<Utc>>,
     pub note: Option<String>,

@@ -45,8 +45,9 @@ impl TokenView {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateToken {
-    /// What the token is for, e.g. `game-server-eu-1` or an admin's name.
-    #[schema(example = "game-server-eu-1")]
+    /// What the token is for, e.g. `game-server-eu-1` or an admin's name: 1 to 100
+    /// characters (surrounding spaces trimmed), no control characters.
+    #[schema(example = "game-server-eu-1", min_length = 1)]
     pub name: String,
     pub role: TokenRole,
 }
@@ -92,7 +93,6 @@ pub async fn list_tokens(
     request_body = CreateToken,
     responses(
         (status = 201, description = "Created", body = CreatedToken),
-        (status = 400, description = "Malformed body", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not an admin", body = ErrorEnvelope),
         (status = 422, description = "Invalid name", body = ErrorEnvelope),
@@ -117,7 +117,7 @@ pub async fn create_token(
 /// Revokes a token. Revoking an already revoked token succeeds and changes nothing.
 #[utoipa::path(delete, path = "/api/v1/admin/tokens/{id}", tag = "admin",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Token id")),
+    params(("id" = i64, Path, description = "Token id", example = 1)),
     responses(
         (status = 204, description = "Revoked"),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),

@@ -13,6 +13,7 @@ use crate::api::json::ApiJson;
 use crate::api::routes::admin_cases::admin_id;
 use crate::api::routes::standing::SanctionView;
 use crate::api::state::AppState;
+use crate::api::statuses::AppealStatus;
 use crate::moderation::{AppealDecisionProblem, AppealProblem};
 use crate::store::appeals::{self, AppealAnswer, AppealRow, DecideAppealError, FileAppealError};
 use crate::store::{self, to_utc};
@@ -24,8 +25,7 @@ pub struct AppealView {
     pub sanction_id: i64,
     pub text: String,
     pub filed_at: DateTime<Utc>,
-    /// open, upheld, reduced or lifted.
-    #[schema(example = "open")]
+    #[schema(value_type = AppealStatus)]
     pub status: String,
     pub decided_at: Option<DateTime<Utc>>,
 }
@@ -57,11 +57,10 @@ fn sanction_not_found(id: i64) -> ApiError {
 /// Appeal one of the caller's own sanctions (once, within the appeal window).
 #[utoipa::path(post, path = "/api/v1/sanctions/{id}/appeal", tag = "sanctions",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Sanction id")),
+    params(("id" = i64, Path, description = "Sanction id", example = 1)),
     request_body = AppealBody,
     responses(
         (status = 201, description = "Appeal filed", body = AppealView),
-        (status = 400, description = "Unreadable body", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not a player", body = ErrorEnvelope),
         (status = 404, description = "No such sanction of the caller's", body = ErrorEnvelope),
@@ -141,6 +140,7 @@ pub struct AppealDecisionBody {
     #[serde(default)]
     pub until: Option<DateTime<Utc>>,
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 4294967295.0)]
     pub minutes: Option<u32>,
     #[serde(default)]
     pub note: Option<String>,
@@ -156,11 +156,10 @@ pub struct AppealDecided {
 /// Answer an open appeal: uphold, reduce or lift the sanction (standing follows at once).
 #[utoipa::path(post, path = "/api/v1/admin/appeals/{id}/decision", tag = "sanctions",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Appeal id")),
+    params(("id" = i64, Path, description = "Appeal id", example = 1)),
     request_body = AppealDecisionBody,
     responses(
         (status = 200, description = "Decided", body = AppealDecided),
-        (status = 400, description = "Unreadable body", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not an admin, or the admin's own sanction", body = ErrorEnvelope),
         (status = 404, description = "No such appeal", body = ErrorEnvelope),

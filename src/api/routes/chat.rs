@@ -12,7 +12,9 @@ use crate::api::json::ApiJson;
 use crate::api::routes::games::game_not_found;
 use crate::api::state::AppState;
 use crate::chat::context::{analyze_line_in_context, BoardContext, PositionCheck};
-use crate::chat::{self, Action, Flag, LineAnalysis, LineContext, Severity, Tense};
+use crate::chat::{
+    self, Action, Category, FfaClass, Flag, LineAnalysis, LineContext, Severity, Tense,
+};
 use crate::rules::replay::{self, Replay, ReplayError};
 use crate::store::games;
 
@@ -50,7 +52,7 @@ pub enum SeatName {
 #[serde(deny_unknown_fields)]
 pub struct ChatCheckRequest {
     /// The line as typed (at most 500 characters).
-    #[schema(example = "red's queen is hanging")]
+    #[schema(example = "red's queen is hanging", max_length = 500)]
     pub text: String,
     /// The game's variant; default `ffa`, or the variant of `pgn4` when one is given.
     pub variant: Option<VariantName>,
@@ -68,7 +70,7 @@ pub struct ChatCheckRequest {
     pub pgn4: Option<String>,
     /// An archived game (the id of `GET /api/v1/games/{id}`): its stored PGN4 is replayed and
     /// the line judged as if that PGN4 had been given. Not together with `pgn4`.
-    #[schema(example = 42)]
+    #[schema(example = 1)]
     pub game_id: Option<i64>,
     /// Plies played when the line was sent, from 0 to the game's number of plies; default the
     /// end of the game. Needs `game_id` or `pgn4`.
@@ -92,6 +94,14 @@ pub enum SeverityName {
     Critical,
 }
 
+/// Whether the line talks about what happened or about what could happen.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TenseName {
+    Past,
+    Present,
+}
+
 /// Byte offsets into the submitted text.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SpanView {
@@ -107,13 +117,11 @@ pub struct EvidenceView {
     pub finding: String,
 }
 
+/// One finding on the checked line.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = LineCheckFlag)]
 pub struct FlagView {
-    /// `profanity`, `insult`, `slur_hate`, `sexual`, `threat_self_harm`, `harassment`,
-    /// `personal_info`, `flooding`, `repetition`, `gibberish`, `shouting`, `advertising`,
-    /// `begging`, `offering`, `move_suggestion`, `intention`, `collusion`, `resign_or_claim`.
-    #[schema(example = "move_suggestion")]
-    pub category: String,
+    pub category: Category,
     pub severity: SeverityName,
     pub span: SpanView,
     /// The text the span covers.
@@ -143,11 +151,9 @@ pub struct ChatCheckResponse {
     /// What to do with the line: the strictest action any flag asks for.
     pub action: ActionName,
     pub flags: Vec<FlagView>,
-    /// How the line reads under the FFA chat rules, when they apply (`move_suggestion`,
-    /// `past_move_discussion`, `turn_reminder`, `neutral`, ...).
-    pub ffa: Option<String>,
-    /// `past` or `present`.
-    pub tense: String,
+    /// How the line reads under the FFA chat rules, when they apply.
+    pub ffa: Option<FfaClass>,
+    pub tense: TenseName,
     /// Present when a PGN4 was given and the line mentions the board.
     pub position: Option<PositionView>,
 }
@@ -160,7 +166,7 @@ pub struct ChatCheckResponse {
     request_body = ChatCheckRequest,
     responses(
         (status = 200, description = "Flags and the recommended action", body = ChatCheckResponse),
-        (status = 400, description = "Unreadable body, `game_id` together with `pgn4`, or `ply` without a game", body = ErrorEnvelope),
+        (status = 400, description = "`game_id` together with `pgn4` (`conflicting_fields`), or `ply` without a game (`ply_without_game`).", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not a game server", body = ErrorEnvelope),
         (status = 404, description = "No archived game has `game_id`", body = ErrorEnvelope),
@@ -351,12 +357,11 @@ fn view(text: &str, analysis: LineAnalysis, position: Option<PositionCheck>) -> 
             .into_iter()
             .map(|f| flag_view(text, f))
             .collect(),
-        ffa: analysis.ffa.map(|c| c.name().to_string()),
+        ffa: analysis.ffa,
         tense: match analysis.tense {
-            Tense::Past => "past",
-            Tense::Present => "present",
-        }
-        .to_string(),
+            Tense::Past => TenseName::Past,
+            Tense::Present => TenseName::Present,
+        },
         position: position.map(|check| PositionView {
             ply: check.verdict.ply,
             fen4: check.verdict.fen4,
@@ -371,7 +376,7 @@ fn view(text: &str, analysis: LineAnalysis, position: Option<PositionCheck>) -> 
 
 fn flag_view(text: &str, flag: Flag) -> FlagView {
     FlagView {
-        category: flag.category.name().to_string(),
+        category: flag.category,
         severity: match flag.severity {
             Severity::Low => SeverityName::Low,
             Severity::Medium => SeverityName::Medium,

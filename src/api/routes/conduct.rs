@@ -11,6 +11,15 @@ use crate::api::state::AppState;
 use crate::conduct::{admin_view, player_summary, server_view};
 use crate::store::conduct;
 
+/// Which shape `conduct` has: the caller's role decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ConductViewName {
+    Admin,
+    Player,
+    Server,
+}
+
 /// A player's conduct record. `view` says which shape `conduct` has:
 /// - `admin`: the full record (totals, the recent outcomes with their game ids and
 ///   qualifiers, per-day counts), the recent/short/long window summaries, and every signal
@@ -21,15 +30,14 @@ use crate::store::conduct;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ConductResponse {
     pub player: String,
-    /// `admin`, `player` or `server`.
-    pub view: &'static str,
+    pub view: ConductViewName,
     #[schema(value_type = Object)]
     pub conduct: serde_json::Value,
 }
 
 #[utoipa::path(get, path = "/api/v1/players/{name}/conduct", tag = "games",
     security(("bearer" = [])),
-    params(("name" = String, Path, description = "Player name")),
+    params(("name" = String, Path, description = "Player name", example = "Spaksi")),
     responses(
         (status = 200, description = "The record in the caller's view", body = ConductResponse),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
@@ -63,15 +71,15 @@ pub async fn player_conduct(
     let (now, policy) = (Utc::now(), &state.conduct);
     let (view, conduct) = match caller {
         AnyCaller::Admin(_) => (
-            "admin",
+            ConductViewName::Admin,
             serde_json::to_value(admin_view(&record, now, policy)),
         ),
         AnyCaller::Player(_) => (
-            "player",
+            ConductViewName::Player,
             serde_json::to_value(player_summary(&record, now, policy)),
         ),
         AnyCaller::Server(_) => (
-            "server",
+            ConductViewName::Server,
             serde_json::to_value(server_view(&record, now, policy)),
         ),
     };

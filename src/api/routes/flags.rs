@@ -9,6 +9,7 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::routes::games::game_not_found;
 use crate::api::state::AppState;
+use crate::chat::{Category, Severity};
 use crate::store::chat_flags::{self, FlagWithText};
 
 /// Where a flag's position check was made.
@@ -32,10 +33,9 @@ pub struct FlagView {
     pub sender: String,
     /// The chat line as sent.
     pub text: String,
-    #[schema(example = "insult")]
+    #[schema(value_type = Category)]
     pub category: String,
-    /// low, medium, high or critical.
-    #[schema(example = "high")]
+    #[schema(value_type = Severity)]
     pub severity: String,
     /// Byte offsets of the matched text in `text`.
     pub span_start: i32,
@@ -81,7 +81,7 @@ pub struct GameFlags {
 /// The chat analysis flags of one game, in chat order.
 #[utoipa::path(get, path = "/api/v1/games/{id}/flags", tag = "games",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Game id")),
+    params(("id" = i64, Path, description = "Game id", example = 1)),
     responses(
         (status = 200, description = "The game's flags", body = GameFlags),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
@@ -112,7 +112,7 @@ pub async fn game_flags(
 /// The chat analysis flags on a player's lines, newest first.
 #[utoipa::path(get, path = "/api/v1/players/{name}/flags", tag = "games",
     security(("bearer" = [])),
-    params(("name" = String, Path, description = "Player name"), PageQuery),
+    params(("name" = String, Path, description = "Player name", example = "Spaksi"), PageQuery),
     responses(
         (status = 200, description = "One page of flags", body = Page<FlagView>),
         (status = 400, description = "Bad limit or cursor", body = ErrorEnvelope),

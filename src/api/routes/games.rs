@@ -17,11 +17,18 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::parse_json;
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
+use crate::api::statuses::{EliminationCause, TeamResult, Termination};
+use crate::api::wire_enums::wire_names;
+use crate::archive::abort::AbortReason;
 use crate::archive::ingest::{ChatChannel, EventKind, IngestError, SeatColour, Submission};
 use crate::archive::{self};
+use crate::rules::game::EliminationCause as RuleCause;
 use crate::rules::replay;
 use crate::store::games::{self, GameDetail, GameFilter, GameRow, SeatRow, StoreOutcome};
 use crate::store::{self, to_utc};
+
+/// The content types the ingest reads; a 415 names them.
+pub const GAME_BODY: &[&str] = &["application/json", "text/plain"];
 
 /// The ingest body: JSON (`application/json`) or a bare PGN4 text (`text/plain`).
 pub struct GameBody(pub Submission);
@@ -46,7 +53,9 @@ impl FromRequest for GameBody {
         Box::pin(async move {
             let json = mime == "application/json";
             if !json && mime != "text/plain" {
-                return Err(ApiError::UnsupportedMediaType);
+                return Err(ApiError::UnsupportedMediaType {
+                    accepted: GAME_BODY,
+                });
             }
             let bytes = body
                 .await
@@ -74,29 +83,32 @@ impl From<IngestError> for ApiError {
     }
 }
 
+/// `created`, or `duplicate` when this content was already stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum IngestStatus {
+    Created,
+    Duplicate,
+}
+
 /// The answer to an ingest.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct IngestResult {
     pub id: i64,
     pub site_game_id: String,
-    /// `created`, or `duplicate` when this content was already stored.
-    #[schema(example = "created")]
-    pub status: String,
+    pub status: IngestStatus,
 }
 
 /// Stores a finished game after replaying it. Idempotent on the site's game number.
 #[utoipa::path(post, path = "/api/v1/games", tag = "games",
     security(("bearer" = [])),
-    request_body(content = Submission, description = "JSON, or a bare PGN4 text as text/plain"),
+    request_body(description = "The game as JSON, or a bare PGN4 text as `text/plain` (seats from its tags, no chat)",
+        content((Submission = "application/json"), (String = "text/plain"))),
     responses(
         (status = 201, description = "Stored", body = IngestResult),
         (status = 200, description = "The same game was already stored", body = IngestResult),
-        (status = 400, description = "Malformed body", body = ErrorEnvelope),
-        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not a game server", body = ErrorEnvelope),
         (status = 409, description = "Different content under the same game number", body = ErrorEnvelope),
-        (status = 413, description = "Body too large", body = ErrorEnvelope),
-        (status = 415, description = "Neither JSON nor text", body = ErrorEnvelope),
         (status = 422, description = "Syntax error, illegal move, or a field that does not match the game", body = ErrorEnvelope),
     ))]
 pub async fn ingest_game(
@@ -129,14 +141,18 @@ pub async fn ingest_game(
     let outcome = state
         .db_write(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
         .await?;
-    let result = |id, status: &str| IngestResult {
+    let result = |id, status| IngestResult {
         id,
         site_game_id: site_game_id.clone(),
-        status: status.to_string(),
+        status,
     };
     match outcome {
-        StoreOutcome::Created(id) => Ok(HttpResponse::Created().json(result(id, "created"))),
-        StoreOutcome::Duplicate(id) => Ok(HttpResponse::Ok().json(result(id, "duplicate"))),
+        StoreOutcome::Created(id) => {
+            Ok(HttpResponse::Created().json(result(id, IngestStatus::Created)))
+        }
+        StoreOutcome::Duplicate(id) => {
+            Ok(HttpResponse::Ok().json(result(id, IngestStatus::Duplicate)))
+        }
         StoreOutcome::Conflict(id) => Err(ApiError::Conflict {
             code: "game_conflict",
             message: format!(
@@ -166,11 +182,12 @@ pub struct SeatView {
     pub network_fp: Option<String>,
     /// FFA points at the end (0 in Teams).
     pub points: i32,
-    /// Teams: `win`, `loss` or `draw`.
+    /// Teams only.
+    #[schema(value_type = Option<TeamResult>)]
     pub team_result: Option<String>,
     pub placement: i16,
     pub elimination_ply: Option<i32>,
-    /// mated, stalemated, resigned, timed_out, forfeit, claimed, king_captured.
+    #[schema(value_type = Option<EliminationCause>)]
     pub elimination_cause: Option<String>,
     pub moves_made: i32,
     pub points_from: PointsFrom,
@@ -208,7 +225,7 @@ impl SeatView {
 pub struct AbortView {
     pub seat: Option<SeatColour>,
     pub ply: Option<i32>,
-    /// teams_first_move, custom_start_first_move, bullet_first_move, early_leave.
+    #[schema(value_type = Option<AbortReason>)]
     pub reason: Option<String>,
 }
 
@@ -221,8 +238,7 @@ pub struct GameSummary {
     pub rule_variants: String,
     pub time_control: String,
     pub start_setup: String,
-    /// checkmate, stalemate, resignation, timeout, forfeit, claim, king_captured, draw,
-    /// unfinished.
+    #[schema(value_type = Termination)]
     pub termination: String,
     /// The `Termination` tag as written.
     pub termination_text: String,
@@ -275,7 +291,7 @@ pub struct TagView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EliminationView {
     pub seat: SeatColour,
-    pub cause: String,
+    pub cause: EliminationCause,
 }
 
 /// One ply of the replayed game.
@@ -355,7 +371,7 @@ impl GameView {
                     .iter()
                     .map(|e| EliminationView {
                         seat: SeatColour::from_seat(e.seat),
-                        cause: e.cause.to_string(),
+                        cause: elimination_cause(e.cause),
                     })
                     .collect(),
             })
@@ -407,6 +423,19 @@ impl GameView {
     }
 }
 
+/// The timeline's causes, as the seats' `elimination_cause` writes them. The replay cannot
+/// tell a forfeit from a timeout (the events can), so `forfeit` appears on seats only.
+fn elimination_cause(cause: RuleCause) -> EliminationCause {
+    match cause {
+        RuleCause::Mated => EliminationCause::Mated,
+        RuleCause::Stalemated => EliminationCause::Stalemated,
+        RuleCause::Resigned => EliminationCause::Resigned,
+        RuleCause::TimedOut => EliminationCause::TimedOut,
+        RuleCause::KingCaptured => EliminationCause::KingCaptured,
+        RuleCause::Claimed => EliminationCause::Claimed,
+    }
+}
+
 /// Archive filters.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -417,8 +446,7 @@ pub struct GameListQuery {
     pub with: Option<String>,
     /// `FFA`, `Teams`, `Solo`, ...
     pub variant: Option<String>,
-    /// checkmate, stalemate, resignation, timeout, forfeit, claim, king_captured, draw,
-    /// unfinished.
+    #[param(value_type = Option<Termination>)]
     pub termination: Option<String>,
     pub aborted: Option<bool>,
     /// Played at or after (RFC 3339 or YYYY-MM-DD).
@@ -444,11 +472,26 @@ fn parse_instant(field: &str, text: &str) -> Result<NaiveDateTime, ApiError> {
 impl GameListQuery {
     pub fn filter(&self) -> Result<GameFilter, ApiError> {
         let nonempty = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
+        if let Some(termination) = &self.termination {
+            if Termination::parse(termination).is_none() {
+                return Err(ApiError::BadRequest {
+                    code: "invalid_query",
+                    message: format!(
+                        "`termination` must be one of {}.",
+                        wire_names(&Termination::ALL).join(", ")
+                    ),
+                    details: json!({
+                        "field": "termination",
+                        "allowed": wire_names(&Termination::ALL),
+                    }),
+                });
+            }
+        }
         Ok(GameFilter {
             player: nonempty(&self.player),
             with: nonempty(&self.with),
             variant: nonempty(&self.variant),
-            termination: nonempty(&self.termination),
+            termination: self.termination.clone(),
             aborted: self.aborted,
             from: self
                 .from
@@ -507,7 +550,7 @@ pub fn game_not_found(id: i64) -> ApiError {
 /// derived facts.
 #[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Game id")),
+    params(("id" = i64, Path, description = "Game id", example = 1)),
     responses(
         (status = 200, description = "The game", body = GameView),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
@@ -531,7 +574,7 @@ pub async fn get_game(
 /// The game as PGN4 (tags and the main line as replayed); it replays to the same game.
 #[utoipa::path(get, path = "/api/v1/games/{id}/pgn4", tag = "games",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Game id")),
+    params(("id" = i64, Path, description = "Game id", example = 1)),
     responses(
         (status = 200, description = "PGN4 text", body = String, content_type = "application/x-pgn4"),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),

@@ -15,15 +15,24 @@ const READY_TIMEOUT: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
-    #[schema(example = "ok")]
-    pub status: &'static str,
+    pub status: HealthStatus,
+}
+
+/// `ok` from the liveness probe, `ready` from the readiness probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HealthStatus {
+    Ok,
+    Ready,
 }
 
 /// The process is alive and serving HTTP.
 #[utoipa::path(get, path = "/healthz", tag = "operations",
     responses((status = 200, description = "Alive", body = Health)))]
 pub async fn healthz() -> web::Json<Health> {
-    web::Json(Health { status: "ok" })
+    web::Json(Health {
+        status: HealthStatus::Ok,
+    })
 }
 
 /// The database is reachable: the instance can take traffic.
@@ -40,7 +49,9 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, Api
     })
     .await?;
     match reachable {
-        Ok(()) => Ok(web::Json(Health { status: "ready" })),
+        Ok(()) => Ok(web::Json(Health {
+            status: HealthStatus::Ready,
+        })),
         Err(cause) => {
             tracing::warn!(%cause, "readiness check failed");
             Err(ApiError::Unavailable {
@@ -50,9 +61,15 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, Api
     }
 }
 
-/// Prometheus metrics in the text exposition format.
+/// Prometheus metrics in the text exposition format. Served beside the API unless
+/// `[metrics] listen` names a listener of its own (then only there: 404 here); when
+/// `[metrics] token` is set, the scraper must send it as a bearer token.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
-    responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain")))]
+    responses(
+        (status = 200, description = "Prometheus text format", body = String, content_type = "text/plain"),
+        (status = 401, description = "`[metrics] token` is set and the request lacks it", body = ErrorEnvelope),
+        (status = 404, description = "Served on the separate `[metrics] listen` address instead", body = ErrorEnvelope),
+    ))]
 pub async fn metrics(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let text = state
         .metrics

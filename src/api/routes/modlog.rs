@@ -10,6 +10,8 @@ use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
+use crate::api::statuses::ActorKind;
+use crate::api::wire_enums::ModlogKind;
 use crate::moderation::AuditAction;
 use crate::store::modlog::{self, ModlogFilter, ModlogRow};
 use crate::store::to_utc;
@@ -21,11 +23,14 @@ pub struct ModlogQuery {
     pub player: Option<String>,
     /// Lines by this admin (the actor), by name.
     pub admin: Option<String>,
-    /// One action kind: report_filed, case_claimed, decision, sanction_created, ...
+    /// Lines of this kind only.
+    #[param(value_type = Option<ModlogKind>)]
     pub kind: Option<String>,
     /// At or after this time (RFC 3339).
+    #[param(format = DateTime)]
     pub since: Option<String>,
     /// Before this time (RFC 3339).
+    #[param(format = DateTime)]
     pub until: Option<String>,
     /// Lines about this case.
     pub case_id: Option<i64>,
@@ -91,10 +96,11 @@ impl ModlogQuery {
 pub struct ModlogEntryView {
     pub id: i64,
     pub at: DateTime<Utc>,
-    /// player, admin or system.
+    #[schema(value_type = ActorKind)]
     pub actor_kind: String,
     /// The acting player's or admin's name; null for the system.
     pub actor: Option<String>,
+    #[schema(value_type = ModlogKind)]
     pub kind: String,
     /// The player the action is about.
     pub subject: Option<String>,

@@ -40,7 +40,7 @@ pub struct PlayerSummaryView {
 /// Games played by variant, placements and the aborted-game count.
 #[utoipa::path(get, path = "/api/v1/players/{name}/summary", tag = "games",
     security(("bearer" = [])),
-    params(("name" = String, Path, description = "Player name")),
+    params(("name" = String, Path, description = "Player name", example = "Spaksi")),
     responses(
         (status = 200, description = "The player's record (zeros when unknown)", body = PlayerSummaryView),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
@@ -100,7 +100,7 @@ pub struct SharedGame {
 /// took from the other.
 #[utoipa::path(get, path = "/api/v1/players/{name}/games", tag = "games",
     security(("bearer" = [])),
-    params(("name" = String, Path, description = "Player name"), SharedQuery, PageQuery),
+    params(("name" = String, Path, description = "Player name", example = "Spaksi"), SharedQuery, PageQuery),
     responses(
         (status = 200, description = "One page of games", body = Page<SharedGame>),
         (status = 400, description = "Bad limit or cursor", body = ErrorEnvelope),

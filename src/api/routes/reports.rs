@@ -14,8 +14,9 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
+use crate::api::statuses::ReportStatus;
 use crate::archive::ingest::MAX_NAME_CHARS;
-use crate::moderation::{PlayerId, ReportProblem, ReportReason};
+use crate::moderation::{PlayerId, ReportOutcome, ReportProblem, ReportReason};
 use crate::store::reports::{self, FileError, Filing, OwnReport};
 use crate::store::{self, to_utc};
 
@@ -25,9 +26,6 @@ use crate::store::{self, to_utc};
 pub struct ReportBody {
     /// Every involved player, by name (1 to 3).
     pub accused: Vec<String>,
-    /// offensive_chat, rule_violating_chat, abandoning, self_partnering, prearranged_teaming
-    /// or other.
-    #[schema(value_type = String, example = "offensive_chat")]
     pub reason: ReportReason,
     /// What happened; required for `other`.
     #[serde(default)]
@@ -44,7 +42,6 @@ pub struct ReportBody {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ReportView {
     pub id: i64,
-    #[schema(value_type = String, example = "offensive_chat")]
     pub reason: ReportReason,
     pub accused: Vec<String>,
     /// The game number the report was filed from.
@@ -54,9 +51,9 @@ pub struct ReportView {
     pub filed_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// `open` until an admin decides the report's case, then `decided`.
-    #[schema(example = "open")]
-    pub status: String,
-    /// `upheld`, `dismissed_unjustified` or `dismissed_not_actionable` once decided.
+    pub status: ReportStatus,
+    /// Set once decided.
+    #[schema(value_type = Option<ReportOutcome>)]
     pub outcome: Option<String>,
     pub decided_at: Option<DateTime<Utc>>,
 }
@@ -73,11 +70,10 @@ impl From<OwnReport> for ReportView {
             filed_at: to_utc(r.filed_at),
             updated_at: to_utc(r.updated_at),
             status: if r.outcome.is_some() {
-                "decided"
+                ReportStatus::Decided
             } else {
-                "open"
-            }
-            .to_string(),
+                ReportStatus::Open
+            },
             outcome: r.outcome,
             decided_at: r.decided_at.map(to_utc),
         }
@@ -102,7 +98,6 @@ pub struct FiledReport {
     responses(
         (status = 201, description = "Report filed", body = FiledReport),
         (status = 200, description = "Merged into the caller's earlier report", body = FiledReport),
-        (status = 400, description = "Unreadable body", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not a player, or a report timeout runs (`report_timeout`, with `until`)", body = ErrorEnvelope),
         (status = 422, description = "The report breaks a reporting rule; `details.field` names the field", body = ErrorEnvelope),

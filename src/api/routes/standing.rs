@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 use crate::api::auth::{record_caller, AnyCaller, Credentials};
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::state::AppState;
+use crate::moderation::{Ground, ReportReason, SanctionKind};
 use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{self, to_utc};
 
@@ -34,9 +35,11 @@ pub struct StandingView {
 pub struct SanctionView {
     pub id: i64,
     pub case_id: Option<i64>,
-    #[schema(example = "chat_ban")]
+    #[schema(value_type = SanctionKind)]
     pub kind: String,
+    #[schema(value_type = ReportReason)]
     pub reason: String,
+    #[schema(value_type = Ground)]
     pub ground: String,
     pub starts_at: DateTime<Utc>,
     /// The planned end; null for a permanent sanction.
@@ -69,7 +72,7 @@ impl From<SanctionRow> for SanctionView {
 /// saw may do everything.
 #[utoipa::path(get, path = "/api/v1/players/{name}/standing", tag = "sanctions",
     security(("bearer" = [])),
-    params(("name" = String, Path, description = "Player name")),
+    params(("name" = String, Path, description = "Player name", example = "Spaksi")),
     responses(
         (status = 200, description = "The player's standing now", body = StandingView),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),

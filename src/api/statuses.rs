@@ -1,0 +1,124 @@
+//! Closed sets the API itself defines (states and outcomes it reports, filters it takes), as
+//! enums so the document lists their values. Sets owned by the pure modules are described
+//! in `wire_enums` instead.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A case: `open` until an admin decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseStatus {
+    Open,
+    Decided,
+}
+
+/// Which cases the queue lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseStatusFilter {
+    Open,
+    Decided,
+    All,
+}
+
+/// An appeal: `open` until an admin upholds, reduces or lifts the sanction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AppealStatus {
+    Open,
+    Upheld,
+    Reduced,
+    Lifted,
+}
+
+/// Which appeals the list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AppealStatusFilter {
+    Open,
+    Upheld,
+    Reduced,
+    Lifted,
+    All,
+}
+
+/// A player's own report: `open` until its case is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportStatus {
+    Open,
+    Decided,
+}
+
+/// Who acted, in the moderation log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActorKind {
+    Player,
+    Admin,
+    System,
+}
+
+/// A fingerprint's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FingerprintKind {
+    Device,
+    Network,
+}
+
+/// A Teams seat's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TeamResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// How an archived game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    Resignation,
+    Timeout,
+    Forfeit,
+    Claim,
+    KingCaptured,
+    Draw,
+    Unfinished,
+}
+
+impl Termination {
+    pub const ALL: [Termination; 9] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::Resignation,
+        Termination::Timeout,
+        Termination::Forfeit,
+        Termination::Claim,
+        Termination::KingCaptured,
+        Termination::Draw,
+        Termination::Unfinished,
+    ];
+
+    pub fn parse(text: &str) -> Option<Termination> {
+        serde_json::from_value(serde_json::Value::String(text.to_string())).ok()
+    }
+}
+
+/// How a seat left an archived game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EliminationCause {
+    Mated,
+    Stalemated,
+    Resigned,
+    TimedOut,
+    Forfeit,
+    Claimed,
+    KingCaptured,
+}

@@ -1,0 +1,129 @@
+//! OpenAPI schemas for the closed sets of the pure modules. The domain types stay free of
+//! `utoipa`: each schema here is a string `enum` built from the type's own list of variants
+//! (`ALL`), written as the type serialises, so the document cannot name a value the service
+//! would refuse or miss one it accepts (a test compares both).
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::RefOr;
+
+use crate::archive::abort::AbortReason;
+use crate::chat::ffa::FfaClass;
+use crate::chat::{Category, Severity};
+use crate::moderation::{
+    AuditAction, DecisionKind, Ground, ReportOutcome, ReportReason, ReportSource, SanctionKind,
+};
+
+/// The wire names of `values`, as serde writes them.
+pub fn wire_names<T: Serialize>(values: &[T]) -> Vec<String> {
+    values
+        .iter()
+        .map(|value| match serde_json::to_value(value) {
+            Ok(serde_json::Value::String(name)) => name,
+            other => panic!("a closed set serialises to strings, not {other:?}"),
+        })
+        .collect()
+}
+
+/// A string schema allowing exactly `names`.
+pub fn string_enum(names: Vec<String>, description: &str) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::Type(Type::String))
+        .description(Some(description))
+        .enum_values(Some(names))
+        .into()
+}
+
+/// Implements `ToSchema` for a domain type under its own name, from a list of wire names.
+macro_rules! closed_set {
+    ($type:ty, $name:literal, $names:expr, $description:literal) => {
+        impl utoipa::PartialSchema for $type {
+            fn schema() -> RefOr<Schema> {
+                string_enum($names, $description)
+            }
+        }
+
+        impl utoipa::ToSchema for $type {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($name)
+            }
+        }
+    };
+}
+
+closed_set!(
+    ReportReason,
+    "ReportReason",
+    wire_names(&ReportReason::ALL),
+    "Why a player is reported; `rule_violating_chat` and `prearranged_teaming` apply to FFA and Solo games only."
+);
+closed_set!(
+    Ground,
+    "Ground",
+    wire_names(&Ground::ALL),
+    "What an admin found the accused did."
+);
+closed_set!(
+    DecisionKind,
+    "DecisionKind",
+    wire_names(&DecisionKind::ALL),
+    "What an admin decided about a case."
+);
+closed_set!(
+    SanctionKind,
+    "SanctionKind",
+    wire_names(&SanctionKind::ALL),
+    "A chat ban, a play ban, or a club ban (no play, chat or reports)."
+);
+closed_set!(
+    ReportOutcome,
+    "ReportOutcome",
+    wire_names(&ReportOutcome::ALL),
+    "How a decided report counts for its reporter."
+);
+closed_set!(
+    ReportSource,
+    "ReportSource",
+    wire_names(&ReportSource::ALL),
+    "Who filed a report: a player, or the chat analysis or conduct tracking."
+);
+closed_set!(
+    Category,
+    "FlagCategory",
+    wire_names(&Category::ALL),
+    "What the chat analysis found in a line."
+);
+closed_set!(
+    Severity,
+    "FlagSeverity",
+    wire_names(&Severity::ALL),
+    "How serious a finding is."
+);
+closed_set!(
+    FfaClass,
+    "FfaClass",
+    wire_names(&FfaClass::ALL),
+    "How a line reads under the FFA chat rules."
+);
+closed_set!(
+    AbortReason,
+    "AbortReason",
+    AbortReason::ALL
+        .iter()
+        .map(|r| r.as_str().to_string())
+        .collect(),
+    "The abort rule that applied."
+);
+
+/// The kinds of the moderation log (`AuditAction::KINDS`), a type of its own for the
+/// document.
+pub struct ModlogKind;
+
+closed_set!(
+    ModlogKind,
+    "ModlogKind",
+    AuditAction::KINDS.iter().map(|k| k.to_string()).collect(),
+    "One kind of moderation-log line."
+);
