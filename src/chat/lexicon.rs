@@ -12,6 +12,7 @@ use super::types::{Category, Severity};
 
 /// The project's lexicon files, embedded.
 pub const REFERENCE_TSV: &str = include_str!("../../config/lexicons/reference.tsv");
+pub const LANGUAGES_TSV: &str = include_str!("../../config/lexicons/languages.tsv");
 pub const CUSTOM_TSV: &str = include_str!("../../config/lexicons/custom.tsv");
 pub const ALLOWLIST_TXT: &str = include_str!("../../config/lexicons/allowlist.txt");
 pub const NATIONALITIES_TXT: &str = include_str!("../../config/lexicons/nationalities.txt");
@@ -120,6 +121,7 @@ pub struct Lexicon {
 #[derive(Clone, Copy, Debug)]
 pub struct LexiconSources<'a> {
     pub reference_tsv: &'a str,
+    pub languages_tsv: &'a str,
     pub custom_tsv: &'a str,
     pub allowlist_txt: &'a str,
     pub nationalities_txt: &'a str,
@@ -130,6 +132,7 @@ impl Default for LexiconSources<'static> {
     fn default() -> Self {
         LexiconSources {
             reference_tsv: REFERENCE_TSV,
+            languages_tsv: LANGUAGES_TSV,
             custom_tsv: CUSTOM_TSV,
             allowlist_txt: ALLOWLIST_TXT,
             nationalities_txt: NATIONALITIES_TXT,
@@ -219,8 +222,9 @@ impl Lexicon {
             .map(str::to_lowercase)
             .collect();
         let mut removed: Vec<String> = Vec::new();
-        let files: [(&str, &'static str); 2] = [
+        let files: [(&str, &'static str); 3] = [
             (sources.reference_tsv, "reference.tsv"),
+            (sources.languages_tsv, "languages.tsv"),
             (sources.custom_tsv, "custom.tsv"),
         ];
         for (text, file) in files {
@@ -395,7 +399,16 @@ impl PatternSet {
         // One ASCII letter matches far too much ("_l_" folds to "l"), unless it was
         // repeated ("kkk").
         let single_letter = form.is_ascii() && form.len() < 2 && line.run_at(1) < 2;
-        if form.is_empty() || form.contains('*') || (offensive && single_letter) {
+        // Drawings ("c==8", "8≈≈d") whose symbols fall away leave two letters that are
+        // ordinary words of game chat ("cb"): the pattern rule draws them instead.
+        if offensive && form.len() <= 2 && term.chars().count() > form.len() + 1 {
+            return None;
+        }
+        // "*" is a whole word the game replaced by asterisks (the `****` entry).
+        let censored_word = form == "*";
+        if form.is_empty()
+            || (!censored_word && (form.contains('*') || (offensive && single_letter)))
+        {
             return None;
         }
         let (lead, trail) = if offensive && form.contains(' ') {

@@ -7,6 +7,7 @@
 //! classifier ([`ffa`]) reads the cues and the board mentions ([`mention`]);
 //! [`spam`] keeps per-sender rates and repeats over a game.
 
+mod confusables_table;
 pub mod context;
 pub mod eval;
 pub mod ffa;

@@ -12,6 +12,8 @@
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
+use super::confusables_table::CONFUSABLES;
+
 /// The character written into the matching form for a censoring character.
 pub const WILDCARD: u8 = b'*';
 
@@ -70,12 +72,18 @@ enum CharKind {
     LetterSymbol,
     /// A censoring character inside a word.
     Wildcard,
+    /// A whole word already replaced by asterisks ("**** off"), written as `*`.
+    CensoredWord,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct PendingChar {
     ch: char,
     kind: CharKind,
+    /// For a Cyrillic or Greek letter: the Latin letter it looks like. A word written in
+    /// one of those scripts keeps its own letters ("его" stays Russian); a word mixing
+    /// them with Latin letters is a disguise and reads in Latin ("fuсk" with a Cyrillic с).
+    latin: Option<char>,
     start: u32,
     end: u32,
 }
@@ -100,6 +108,7 @@ impl NormalizedLine {
         self.clear();
         let mut builder = Builder {
             line: self,
+            prefer_latin: prefers_latin(input),
             pending_boundary: Boundary::Space,
             clause_break: false,
             last_char: None,
@@ -171,6 +180,9 @@ impl NormalizedLine {
 
 struct Builder<'a> {
     line: &'a mut NormalizedLine,
+    /// The line is written mostly in Latin letters: a word made only of Cyrillic or Greek
+    /// look-alikes in it is a disguise ("you are an аѕѕ").
+    prefer_latin: bool,
     pending_boundary: Boundary,
     clause_break: bool,
     last_char: Option<char>,
@@ -200,6 +212,20 @@ impl Builder<'_> {
                     self.push_char('n', CharKind::LetterSymbol, at, end + 2);
                     continue;
                 }
+                if ch == '*' && self.line.scratch.is_empty() {
+                    let run = bytes[at..].iter().take_while(|&&b| b == b'*').count();
+                    let word_ends = bytes
+                        .get(at + run)
+                        .is_none_or(|b| !b.is_ascii_alphanumeric());
+                    if run >= 3 && word_ends {
+                        for _ in 1..run {
+                            iter.next();
+                        }
+                        self.push_char('*', CharKind::CensoredWord, at, at + run);
+                        self.flush_token();
+                        continue;
+                    }
+                }
                 if ch == '(' && next == Some(')') {
                     // "()" stands for the letter o ("f()()k").
                     iter.next();
@@ -218,6 +244,13 @@ impl Builder<'_> {
                     self.line.stats.has_dot_word = true;
                 }
                 self.ascii(ch, at, end);
+            } else if is_unusual_space(ch)
+                && self.has_pending_letter()
+                && iter.peek().is_some_and(|&(_, next)| next.is_alphabetic())
+            {
+                // A no-break or typographic space between two letters hides a word
+                // ("id\u{a0}iot"); keyboards put them between words or before punctuation.
+                continue;
             } else {
                 self.non_ascii(ch, at, end);
             }
@@ -267,8 +300,8 @@ impl Builder<'_> {
 
     fn ascii(&mut self, ch: char, at: usize, end: usize) {
         match ch {
-            // "v" is read as "u" (both in lines and in lexicon terms): "fvck", "cvnt".
-            'v' | 'V' => self.push_char('u', CharKind::Letter, at, end),
+            // "v" is read as "u" when the token is flushed: "fvck", "cvnt".
+            'v' | 'V' => self.push_char('v', CharKind::Letter, at, end),
             'a'..='z' | 'A'..='Z' => {
                 self.push_char(ch.to_ascii_lowercase(), CharKind::Letter, at, end)
             }
@@ -320,7 +353,7 @@ impl Builder<'_> {
             return;
         }
         if let Some(mapped) = homoglyph(ch) {
-            self.push_char(mapped, CharKind::Letter, at, end);
+            self.push_letter(ch, mapped, at, end);
             return;
         }
         if ch == '\u{2019}' || ch == '\u{2018}' {
@@ -348,14 +381,16 @@ impl Builder<'_> {
                 continue;
             }
             if let Some(mapped) = homoglyph(d) {
-                self.push_char(mapped, CharKind::Letter, at, end);
+                self.push_letter(d, mapped, at, end);
                 continue;
             }
             if d.is_alphabetic() {
                 let mut lower = d.to_lowercase();
                 let first = lower.next().unwrap_or(d);
-                let mapped = homoglyph(first).unwrap_or(first);
-                self.push_char(mapped, CharKind::Letter, at, end);
+                match homoglyph(first) {
+                    Some(mapped) => self.push_letter(first, mapped, at, end),
+                    None => self.push_char(first, CharKind::Letter, at, end),
+                }
             } else if d.is_numeric() {
                 // Other digits (superscripts are already folded): keep as a letter-less symbol.
                 self.boundary(Boundary::Punct);
@@ -367,10 +402,28 @@ impl Builder<'_> {
         }
     }
 
+    /// A letter that looks like the Latin `latin`: Cyrillic and Greek letters keep their
+    /// own form until the word is complete (see [`PendingChar::latin`]); others read as Latin.
+    fn push_letter(&mut self, ch: char, latin: char, at: usize, end: usize) {
+        if is_cyrillic_or_greek(ch) {
+            let lower = ch.to_lowercase().next().unwrap_or(ch);
+            self.line.scratch.push(PendingChar {
+                ch: lower,
+                kind: CharKind::Letter,
+                latin: Some(latin),
+                start: at as u32,
+                end: end as u32,
+            });
+        } else {
+            self.push_char(latin, CharKind::Letter, at, end);
+        }
+    }
+
     fn push_char(&mut self, ch: char, kind: CharKind, at: usize, end: usize) {
         self.line.scratch.push(PendingChar {
             ch,
             kind,
+            latin: None,
             start: at as u32,
             end: end as u32,
         });
@@ -389,6 +442,7 @@ impl Builder<'_> {
 
     /// Turns the pending characters into a token of the matching form.
     fn flush_token(&mut self) {
+        let prefer_latin = self.prefer_latin;
         let line = &mut *self.line;
         let mut chars = std::mem::take(&mut line.scratch);
         // Censoring characters at the end of a word are punctuation unless the
@@ -421,7 +475,24 @@ impl Builder<'_> {
                 chars[0].kind = CharKind::Letter;
             }
         }
+        drop_trailing_emphasis(&mut chars);
+        // Cyrillic and Greek look-alikes read as Latin in a word that mixes scripts, or in a
+        // word made only of look-alikes inside a Latin line.
+        let has_latin = chars.iter().any(|c| c.latin.is_none() && c.ch.is_ascii());
+        let all_lookalikes = chars
+            .iter()
+            .all(|c| c.kind != CharKind::Letter || c.ch.is_ascii() || c.latin.is_some());
+        let read_latin = has_latin || (prefer_latin && all_lookalikes);
+        if read_latin {
+            for c in chars.iter_mut() {
+                if let Some(latin) = c.latin.take() {
+                    c.ch = latin;
+                }
+            }
+        }
         let has_letter = chars.iter().any(|c| c.kind == CharKind::Letter);
+        // Squares and moves ("c8", "h8", "Qg1xk11") keep their digits: never leetspeak.
+        let notation = is_move_notation(&chars);
         let ordinal = chars[0].kind == CharKind::Digit && is_ordinal(&chars);
         let mut censored = false;
         let token_start = line.text.len();
@@ -471,12 +542,17 @@ impl Builder<'_> {
         let start = line.text.len();
         for pending in &chars {
             let ch = match pending.kind {
+                // "v" reads as "u" ("fvck", "f v"), except in a two-letter word ("fv").
+                CharKind::Letter if pending.ch == 'v' && (chars.len() > 2 || join) => 'u',
                 CharKind::Letter => pending.ch,
-                CharKind::Digit if has_letter && !ordinal => match leet_digit(pending.ch) {
-                    Some(c) => c,
-                    None => pending.ch,
-                },
+                CharKind::Digit if has_letter && !ordinal && !notation => {
+                    match leet_digit(pending.ch) {
+                        Some(c) => c,
+                        None => pending.ch,
+                    }
+                }
                 CharKind::Digit => pending.ch,
+                CharKind::LetterSymbol if notation => continue,
                 CharKind::LetterSymbol if has_letter => pending.ch,
                 CharKind::LetterSymbol => continue,
                 CharKind::Wildcard if has_letter => {
@@ -484,6 +560,10 @@ impl Builder<'_> {
                     '*'
                 }
                 CharKind::Wildcard => continue,
+                CharKind::CensoredWord => {
+                    censored = true;
+                    '*'
+                }
             };
             // Collapse a repeated letter, remembering the run length (also across
             // joined single letters: "a s s").
@@ -718,6 +798,104 @@ fn is_ordinal(chars: &[PendingChar]) -> bool {
     matches!(suffix.as_str(), "st" | "nd" | "rd" | "th")
 }
 
+/// A square or a move as the site writes it, without its separators: an optional piece
+/// letter, a square (files a-n, ranks 1-14), optionally a capture or second square, and
+/// check marks (`+`, read as a letter symbol). "c8", "nj1", "qg1xk11", "e4+".
+fn is_move_notation(chars: &[PendingChar]) -> bool {
+    if chars.len() > 12 || !chars.iter().any(|c| c.kind == CharKind::Digit) {
+        return false;
+    }
+    let mut text = [0u8; 12];
+    for (slot, c) in text.iter_mut().zip(chars) {
+        *slot = match c.kind {
+            CharKind::Letter | CharKind::Digit if c.ch.is_ascii() => c.ch as u8,
+            CharKind::LetterSymbol if c.ch == 't' => b'+',
+            _ => return false,
+        };
+    }
+    let text = &text[..chars.len()];
+    let piece = |at: usize| text.get(at).is_some_and(|b| b"kqrbnpd".contains(b));
+    // The length of a square at `at` (file and rank), if there is one.
+    let square = |at: usize| -> Option<usize> {
+        if !text.get(at).is_some_and(|b| (b'a'..=b'n').contains(b)) {
+            return None;
+        }
+        match (text.get(at + 1), text.get(at + 2)) {
+            (Some(b'1'), Some(b'0'..=b'4')) => Some(3),
+            (Some(b'1'..=b'9'), _) => Some(2),
+            _ => None,
+        }
+    };
+    let square_with_piece = |at: usize| -> Option<usize> {
+        square(at).or_else(|| piece(at).then(|| square(at + 1).map(|n| n + 1)).flatten())
+    };
+    let Some(mut at) = square_with_piece(0) else {
+        return false;
+    };
+    // A second square only after a capture mark: "k1k3" is leetspeak more often than a move
+    // (the site writes "k1-k3", which reaches here as two squares).
+    if text.get(at) == Some(&b'x') {
+        at += 1;
+        match square_with_piece(at) {
+            Some(n) => at += n,
+            None => return false,
+        }
+    }
+    text[at..].iter().all(|&b| b == b'+')
+}
+
+/// Digits and exclamation marks after a word are emphasis or a count, not letters:
+/// "idiot!!1", "noob123", "noob2". Leetspeak inside a word ("sh1t", "b!tch") and one final
+/// digit that reads as a letter ("ars3") are untouched.
+fn drop_trailing_emphasis(chars: &mut Vec<PendingChar>) {
+    let trailing = chars
+        .iter()
+        .rev()
+        .take_while(|c| c.kind == CharKind::Digit || (c.kind == CharKind::Wildcard && c.ch == '!'))
+        .count();
+    if trailing == 0 || trailing == chars.len() || is_move_notation(chars) {
+        return;
+    }
+    let stem = &chars[..chars.len() - trailing];
+    let tail = &chars[stem.len()..];
+    // One digit that reads as a letter ends many disguised words ("ars3", "h0l3").
+    let leet_letter = tail.len() == 1 && leet_digit(tail[0].ch).is_some();
+    let stem_letters = stem.iter().filter(|c| c.kind == CharKind::Letter).count();
+    if !leet_letter && stem_letters >= 3 && stem.last().is_some_and(|c| c.kind == CharKind::Letter)
+    {
+        chars.truncate(stem.len());
+    }
+}
+
+/// Whether the line has more Latin letters than Cyrillic and Greek ones.
+fn prefers_latin(input: &str) -> bool {
+    if input.is_ascii() {
+        return true;
+    }
+    let (mut latin, mut other) = (0usize, 0usize);
+    for c in input.chars() {
+        if c.is_ascii_alphabetic() {
+            latin += 1;
+        } else if is_cyrillic_or_greek(c) {
+            other += 1;
+        }
+    }
+    latin > other
+}
+
+/// Spaces other than the ordinary one (no-break, typographic widths, narrow, medium
+/// mathematical); the ideographic space is a real space in Chinese and Japanese text.
+fn is_unusual_space(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00A0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F
+    )
+}
+
+fn is_cyrillic_or_greek(c: char) -> bool {
+    matches!(c as u32, 0x0370..=0x03FF | 0x0400..=0x052F | 0x1F00..=0x1FFF)
+}
+
 fn leet_digit(d: char) -> Option<char> {
     Some(match d {
         '0' => 'o',
@@ -759,37 +937,43 @@ fn is_emoji(c: char) -> bool {
     matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF)
 }
 
-/// Letters that look like a Latin letter (Cyrillic, Greek, small capitals, symbols).
+/// The Latin letter a character is drawn like: Unicode's confusables first, then the
+/// few stylistic stand-ins that list does not have.
 fn homoglyph(c: char) -> Option<char> {
+    CONFUSABLES
+        .binary_search_by_key(&c, |&(from, _)| from)
+        .ok()
+        .map(|i| CONFUSABLES[i].1)
+        .or_else(|| stand_in(c))
+}
+
+/// Characters players use for Latin letters that are not confusables in Unicode's sense
+/// (they look like the letter only when written in a word): "ш" for w, "匚" for c.
+fn stand_in(c: char) -> Option<char> {
     Some(match c {
-        'а' | 'А' | 'α' | 'Α' | 'ɑ' | 'ᴀ' | 'ä' | 'Ɐ' | 'ⲁ' => 'a',
-        'в' | 'В' | 'β' | 'Β' | 'ß' | 'ь' | 'Ь' | 'ъ' | 'Ъ' | 'ʙ' | 'б' => 'b',
-        'с' | 'С' | '⊂' | '¢' | 'ς' | 'ᴄ' | 'ϲ' | 'Ϲ' | 'ƈ' | 'Ꞓ' | 'ꞓ' | '匚' => {
-            'c'
-        }
-        'ԁ' | 'đ' | 'ð' | 'ᴅ' | '∂' | 'ɗ' => 'd',
-        'е' | 'Е' | 'ё' | 'Ё' | 'ε' | 'Ε' | 'є' | 'Є' | '€' | 'ᴇ' | 'э' => 'e',
-        'ғ' | 'ꜰ' | 'ƒ' => 'f',
-        'ɡ' | 'ɢ' => 'g',
-        'н' | 'Н' | 'Η' | 'η' | 'һ' | 'ʜ' => 'h',
-        'і' | 'І' | 'ї' | 'Ї' | 'ι' | 'Ι' | 'ı' | 'ɪ' | '¡' | 'ӏ' | 'Ӏ' | 'ɨ' => 'i',
-        'ј' | 'Ј' | 'ᴊ' | 'ʝ' => 'j',
-        'к' | 'К' | 'κ' | 'Κ' | 'ᴋ' | 'ĸ' | 'ꓘ' | 'Ҝ' | 'ҝ' => 'k',
+        'ä' | 'ᴀ' | 'Ɐ' | 'ⲁ' => 'a',
+        'ʙ' | 'Β' | 'β' | 'В' | 'Ъ' | 'Ь' | 'б' | 'в' | 'ъ' | 'ь' => 'b',
+        '¢' | 'ƈ' | 'ς' | '⊂' | '匚' | 'Ꞓ' | 'ꞓ' => 'c',
+        'ð' | 'đ' | 'ɗ' | 'ᴅ' | '∂' => 'd',
+        'Ε' | 'ε' | 'Ё' | 'Є' | 'э' | 'ё' | 'є' | 'ᴇ' | '€' => 'e',
+        'ғ' | 'ꜰ' => 'f',
+        'ɢ' => 'g',
+        'ʜ' | 'Η' | 'η' | 'Н' | 'н' => 'h',
+        'ɨ' | 'Ї' | 'ї' => 'i',
+        'ʝ' | 'ᴊ' => 'j',
+        'ĸ' | 'Κ' | 'κ' | 'К' | 'к' | 'Ҝ' | 'ҝ' | 'ᴋ' | 'ꓘ' => 'k',
         'ł' | 'ʟ' => 'l',
-        'м' | 'М' | 'Μ' | 'ᴍ' => 'm',
-        'п' | 'П' | 'π' | 'Ν' | 'ո' | 'ɴ' => 'n',
-        'о' | 'О' | 'ο' | 'Ο' | 'σ' | 'θ' | 'ø' | 'Ø' | 'օ' | 'ᴏ' | '〇' => 'o',
-        'р' | 'Р' | 'ρ' | 'Ρ' | 'þ' | 'ᴘ' => 'p',
-        'ԛ' | 'զ' => 'q',
-        'г' | 'Г' | 'ʀ' => 'r',
-        'ѕ' | 'Ѕ' | 'ſ' | 'ꜱ' | 'ʂ' | '§' | 'ϟ' => 's',
-        'т' | 'Т' | 'τ' | 'Τ' | 'ᴛ' | 'ŧ' | 'Ŧ' | '†' => 't',
-        'μ' | 'υ' | 'ս' | 'ᴜ' | 'ц' | 'ㄩ' | '凵' => 'u',
-        'ν' | 'ᴠ' | 'ѵ' => 'u',
-        'ш' | 'Ш' | 'щ' | 'Щ' | 'ω' | 'ԝ' | 'ᴡ' => 'w',
-        'х' | 'Х' | 'χ' | 'Χ' | 'ҳ' | 'Ҳ' | '×' | 'ㄨ' => 'x',
-        'у' | 'У' | 'γ' | 'ү' | 'Ү' | 'ʏ' => 'y',
-        'ζ' | 'Ζ' | 'ʐ' | 'ᴢ' => 'z',
+        'Μ' | 'М' | 'м' | 'ᴍ' => 'm',
+        'ɴ' | 'π' | 'П' | 'п' => 'n',
+        'Ø' | 'ø' | 'θ' => 'o',
+        'ᴘ' => 'p',
+        'ʀ' => 'r',
+        '§' | 'ʂ' | 'ϟ' => 's',
+        'Ŧ' | 'ŧ' | 'Τ' | 'τ' | 'Т' | 'т' | 'ᴛ' | '†' => 't',
+        'μ' | 'ц' | 'ㄩ' | '凵' => 'u',
+        'ω' | 'Щ' | 'щ' => 'w',
+        'Χ' | 'χ' | 'Ҳ' | 'ҳ' | 'ㄨ' => 'x',
+        'ʐ' | 'Ζ' | 'ζ' => 'z',
         _ => return None,
     })
 }
@@ -814,6 +998,64 @@ mod tests {
         assert_eq!(norm("a$$"), "as");
         assert_eq!(norm("f\u{200b}u\u{202e}ck"), "fuck");
         assert_eq!(norm("f̸̪͇͘ų̷̖̽c̸͙̎̚k̶͚̗͛"), "fuck");
+    }
+
+    #[test]
+    fn squares_and_moves_keep_their_digits() {
+        assert_eq!(norm("knight to c8"), "knight to c8");
+        assert_eq!(norm("h8 c3 n14 a1"), "h8 c3 n14 a1");
+        assert_eq!(norm("Qg1xk11+"), "qg1xk11");
+        assert_eq!(norm("Nj1-i3"), "nj1 i3");
+        // Not a square: leetspeak as before.
+        assert_eq!(norm("h8r"), "hbr");
+        assert_eq!(norm("sh1t"), "shit");
+        assert_eq!(norm("k1k3"), "kike");
+    }
+
+    #[test]
+    fn v_reads_as_u_except_in_a_two_letter_word() {
+        assert_eq!(norm("fvck"), "fuck");
+        assert_eq!(norm("fv"), "fv");
+        assert_eq!(norm("f v"), "fu");
+    }
+
+    #[test]
+    fn a_word_in_one_script_keeps_its_letters() {
+        // Russian "его" ("him") is not the Latin "ero".
+        assert_eq!(norm("его"), "его");
+        assert_eq!(norm("gg его"), "g его");
+        // Accents go on both sides, so й reads as и in terms and lines alike.
+        assert_eq!(norm("ХУЙ"), "хуи");
+        // Cyrillic letters mixed into a Latin word are a disguise.
+        assert_eq!(norm("fu\u{441}k"), "fuck");
+        assert_eq!(norm("\u{435}g\u{43e}"), "ego");
+        // A word made only of look-alikes inside a Latin line, too.
+        assert_eq!(norm("you are an \u{430}\u{455}\u{455}"), "you are an as");
+    }
+
+    #[test]
+    fn trailing_emphasis_is_not_part_of_the_word() {
+        assert_eq!(norm("idiot!!1"), "idiot");
+        assert_eq!(norm("noob123"), "nob");
+        assert_eq!(norm("noob2"), "nob");
+        assert_eq!(norm("ars3"), "arse");
+        assert_eq!(norm("b!tch"), "b*tch");
+    }
+
+    #[test]
+    fn unusual_spaces_inside_a_word_join_it() {
+        assert_eq!(norm("id\u{a0}iot"), "idiot");
+        assert_eq!(norm("id\u{2009}iot"), "idiot");
+        assert_eq!(norm("good\u{a0}game"), "godgame");
+        assert_eq!(norm("gg\u{a0}!"), "g");
+        assert_eq!(norm("ok\u{3000}go"), "ok go");
+    }
+
+    #[test]
+    fn a_word_of_asterisks_is_a_censored_word() {
+        assert_eq!(norm("**** off"), "* of");
+        assert_eq!(norm("5 * 3"), "5 3");
+        assert_eq!(norm("** bold **"), "bold");
     }
 
     #[test]

@@ -140,6 +140,10 @@ fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Op
     if first == b'*' || letters == 0 || word.len() < 3 || (letters < 2 && word.len() < 4) {
         return None;
     }
+    // "T^T", "o_o": a face, not a censored word.
+    if word.len() == 3 && word[0] == word[2] {
+        return None;
+    }
     let candidates = lexicon.censor_index.get(&first)?;
     let mut best: Option<u32> = None;
     for (form, entry) in candidates {
@@ -171,7 +175,8 @@ fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Op
 }
 
 /// A letter "x" inside a short word is often a censoring mark ("fuxk", "bitxh"):
-/// it may stand for exactly one other letter of a lexicon entry.
+/// it may stand for a vowel, a "c" or a "k" of a lexicon entry ("dxck", "shxt"), not for any
+/// letter ("fixing" is not "figging").
 fn match_x_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Option<Hit> {
     let word = line.token_text(token).as_bytes();
     if !(4..=10).contains(&word.len()) || !word[1..].contains(&b'x') {
@@ -181,10 +186,10 @@ fn match_x_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> 
     let entry = candidates.iter().find_map(|(form, entry)| {
         let form = form.as_bytes();
         (form.len() == word.len()
-            && form
-                .iter()
-                .zip(word)
-                .all(|(f, w)| f == w || (*w == b'x' && *f != b'x')))
+            && form.iter().zip(word).all(|(f, w)| {
+                f == w
+                    || (*w == b'x' && matches!(*f, b'a' | b'e' | b'i' | b'o' | b'u' | b'c' | b'k'))
+            }))
         .then_some(*entry)
     })?;
     Some(Hit {
@@ -195,39 +200,34 @@ fn match_x_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> 
     })
 }
 
-/// `wildcard` in `word` matches one byte of `form` or nothing; other bytes must be equal.
+/// `wildcard` in `word` matches one letter of `form` or nothing; other bytes must be equal.
+/// A table over (word, form) prefixes: linear in their product, however many wildcards
+/// a line holds (a backtracking search is exponential in them).
 fn wildcard_match(word: &[u8], form: &[u8], wildcard: u8) -> bool {
-    // Small inputs (a word): a plain recursive search with an explicit stack.
-    let mut stack: [(u8, u8); 64] = [(0, 0); 64];
-    let mut depth = 1usize;
-    if word.len() > 60 || form.len() > 60 {
+    if word.len() > 64 || form.len() > 64 {
         return false;
     }
-    while depth > 0 {
-        depth -= 1;
-        let (wi, fi) = (stack[depth].0 as usize, stack[depth].1 as usize);
-        if wi == word.len() {
-            if fi == form.len() {
-                return true;
+    // reach[f]: the first `w` bytes of `word` can match the first `f` bytes of `form`.
+    let mut reach = [false; 65];
+    reach[0] = true;
+    for &w in word {
+        let mut next = [false; 65];
+        for f in 0..=form.len() {
+            if !reach[f] {
+                continue;
             }
-            continue;
+            if w == wildcard {
+                next[f] = true;
+                if f < form.len() && form[f].is_ascii_alphabetic() {
+                    next[f + 1] = true;
+                }
+            } else if f < form.len() && w == form[f] {
+                next[f + 1] = true;
+            }
         }
-        if word[wi] == wildcard {
-            if depth + 2 >= stack.len() {
-                return false;
-            }
-            stack[depth] = ((wi + 1) as u8, fi as u8);
-            depth += 1;
-            if fi < form.len() && form[fi].is_ascii_alphabetic() {
-                stack[depth] = ((wi + 1) as u8, (fi + 1) as u8);
-                depth += 1;
-            }
-        } else if fi < form.len() && word[wi] == form[fi] {
-            stack[depth] = ((wi + 1) as u8, (fi + 1) as u8);
-            depth += 1;
-        }
+        reach = next;
     }
-    false
+    reach[form.len()]
 }
 
 /// Drops hits inside a longer hit that is at least as severe ("fuck" in "motherfucker").
@@ -235,7 +235,16 @@ fn keep_outermost(hits: &mut Vec<Hit>, lexicon: &Lexicon) {
     if hits.len() < 2 {
         return;
     }
-    hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+    // Of hits with the same span and category, the most severe is kept ("nikker" is a slur
+    // in Dutch, whatever a milder English spelling says).
+    hits.sort_by_key(|h| {
+        let severity = lexicon.entries[h.entry as usize].severity;
+        (
+            h.start,
+            std::cmp::Reverse(h.end),
+            std::cmp::Reverse(severity),
+        )
+    });
     hits.dedup_by_key(|h| (h.start, h.end, lexicon.entries[h.entry as usize].category));
     let severity = |h: &Hit| lexicon.entries[h.entry as usize].severity;
     let snapshot = hits.clone();
@@ -273,5 +282,16 @@ mod tests {
         assert!(wildcard_match(b"sh*t", b"shit", b'*'));
         assert!(!wildcard_match(b"f*ck", b"fk", b'*'));
         assert!(!wildcard_match(b"wh*t", b"shit", b'*'));
+    }
+
+    #[test]
+    fn many_wildcards_answer_at_once() {
+        let word = [b"f".as_slice(), &[b'*'; 60], b"x"].concat();
+        assert!(!wildcard_match(
+            &word,
+            b"fuckfuckfuckfuckfuckfuckfuckfuck",
+            b'*'
+        ));
+        assert!(wildcard_match(&[b'*'; 40], b"fuck", b'*'));
     }
 }

@@ -36,12 +36,12 @@ impl PiiPatterns {
                 r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}",
             )?,
             street: Regex::new(
-                r"(?i)\b\d{1,5}\s+(?:[a-z]+\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|strasse|straße|calle|rue|ulitsa)\b",
+                r"(?i)\b\d{1,5}\s+(?:[a-z]+\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|court|place|strasse|straße|calle|rue|ulitsa)\b",
             )?,
             // Obscene gestures drawn in characters: a middle finger "_|_" and its
             // look-alikes, "╭∩╮", "8===D", "(.) (.)", and hate symbols.
             gesture: Regex::new(
-                r"_[|lI1!i}{()\[\]∥¦/\\]_|╭∩╮|╰⋃╯|[38]=+[D>o]|\(\.\)\s*\(\.\)|[࿕-࿘卍卐]",
+                r"_[|lI1!i}{()\[\]∥¦/\\]_|╭∩╮|╰⋃╯|[38]=+[D>o]|[cC]=+[3B8]|\(\.\)\s*\(\.\)|[࿕-࿘卍卐]",
             )?,
             url: Regex::new(
                 r"(?i)\b(?:https?://\S+|www\.\S+|[a-z0-9\-]+\.(?:com|net|org|gg|io|ru|tv|xyz|ly|me|co|info|biz)(?:/\S*)?)(?:\b|$)",
@@ -54,7 +54,7 @@ impl PiiPatterns {
             for caps in self.phone.captures_iter(text) {
                 let Some(m) = caps.get(1) else { continue };
                 let digits = m.as_str().bytes().filter(u8::is_ascii_digit).count();
-                if (7..=15).contains(&digits) {
+                if (7..=15).contains(&digits) && is_contact_number(text, m.start(), m.as_str()) {
                     out.push(PatternHit {
                         span: Span::new(m.start(), m.end()),
                         category: Category::PersonalInfo,
@@ -78,6 +78,10 @@ impl PiiPatterns {
         }
         if stats.digits >= 1 && stats.letters >= 4 {
             for m in self.street.find_iter(text) {
+                // A score or a time ("2-0 in mid", "10:30 road") is not a house number.
+                if text[..m.start()].ends_with(['-', ':', '/']) {
+                    continue;
+                }
                 out.push(PatternHit {
                     span: Span::new(m.start(), m.end()),
                     category: Category::PersonalInfo,
@@ -89,6 +93,12 @@ impl PiiPatterns {
         }
         if stats.has_art {
             for m in self.gesture.find_iter(text) {
+                // "d7-d8=D" is a promotion to a Dame on the eighth rank, not a drawing.
+                let after_square = m.as_str().starts_with(['3', '8', 'c', 'C'])
+                    && text[..m.start()].ends_with(|c: char| c.is_ascii_alphanumeric());
+                if after_square {
+                    continue;
+                }
                 out.push(PatternHit {
                     span: Span::new(m.start(), m.end()),
                     category: Category::Profanity,
@@ -119,6 +129,54 @@ impl PiiPatterns {
     }
 }
 
+/// Words that say a number is a way to reach someone.
+const CONTACT_WORDS: [&str; 19] = [
+    "call", "calls", "phone", "tel", "mobile", "cell", "whatsapp", "wa", "telegram", "tg", "viber",
+    "signal", "sms", "text", "number", "num", "contact", "ring", "dm",
+];
+
+/// Words that say a number is a game's number (players quote them all the time).
+const GAME_WORDS: [&str; 5] = ["game", "games", "gamenr", "match", "id"];
+
+/// A run of digits is contact data only when it looks like it: phone formatting (digit
+/// groups with separators), a country prefix (`+` or `00`), or a contact word within the
+/// three words before or after it, and no game word right before it.
+fn is_contact_number(text: &str, start: usize, number: &str) -> bool {
+    let before: Vec<String> = words(&text[..start]).rev().take(3).collect();
+    if before
+        .iter()
+        .take(2)
+        .any(|w| GAME_WORDS.contains(&w.as_str()))
+    {
+        return false;
+    }
+    let trimmed = number.trim_start_matches('(');
+    let country_prefix = trimmed.starts_with('+')
+        || (trimmed.starts_with("00")
+            && trimmed[2..].starts_with(|c: char| c.is_ascii_digit() && c != '0'));
+    // Phone formatting: three digit groups or more, or two of at least three digits each
+    // ("555-1234"); a score or a range ("0-100000") is not.
+    let groups: Vec<usize> = number
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|g| !g.is_empty())
+        .map(str::len)
+        .collect();
+    let grouped = groups.len() >= 3 || (groups.len() == 2 && groups.iter().all(|&g| g >= 3));
+    if country_prefix || grouped {
+        return true;
+    }
+    let mut after = words(&text[start + number.len()..]).take(3);
+    before.iter().any(|w| CONTACT_WORDS.contains(&w.as_str()))
+        || after.any(|w| CONTACT_WORDS.contains(&w.as_str()))
+}
+
+/// The lower-cased words of `text`, in order.
+fn words(text: &str) -> impl DoubleEndedIterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +201,20 @@ mod tests {
             "+1 (555) 123-4567"
         );
         assert_eq!(hits("my number 0612345678").len(), 1);
+        assert_eq!(hits("whatsapp me 0612345678").len(), 1);
+        assert_eq!(hits("0612345678 call me").len(), 1);
+        assert_eq!(hits("+31612345678").len(), 1);
+        assert_eq!(hits("555-123-4567").len(), 1);
+        assert!(hits("game 700000123 was weird").is_empty());
+        assert!(hits("game number 104071136 pls").is_empty());
+        assert!(hits("man i got 0-100000 mid invoker").is_empty());
+        assert!(hits("i was 2-0 in mid road").is_empty());
+        assert!(hits("))))000000000000000").is_empty());
+        assert_eq!(hits("0031612345678").len(), 1);
+        assert!(hits("3000 away from dr").is_empty());
+        assert!(hits("d7-d8=D+ wins").is_empty());
+        assert_eq!(hits("lol 8===D")[0].rule, "pattern:obscene_gesture");
+        assert!(hits("see 104071136, same guy").is_empty());
         assert!(hits("my favorite number is 12122121221555512515").is_empty());
         assert!(hits("im in1584e 1362n").is_empty());
         assert!(hits("Qe7 Nj1-i3 e2-e4 mate in 2").is_empty());

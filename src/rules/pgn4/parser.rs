@@ -309,8 +309,10 @@ impl<'a> Reader<'a> {
                     // Any other backslash is kept as written.
                     _ => self.bump(),
                 },
-                Some(b'\r') if self.peek_at(1) == Some(b'\n') => {
-                    // CRLF inside a value reads as LF, so both line endings give the same value.
+                Some(b'\r') => {
+                    // Carriage returns are dropped: CRLF inside a value reads as LF, so both line
+                    // endings give the same value, and a stray CR cannot make the export read back
+                    // differently ("a\r\r\n" would become "a\r\n" and then "a\n").
                     value.push_str(self.slice(segment_start, self.pos));
                     self.bump();
                     segment_start = self.pos;
