@@ -143,6 +143,9 @@ pub struct PositionView {
     pub piece_hanging: Option<bool>,
     pub seat_active: Option<bool>,
     pub move_clearly_bad: Option<bool>,
+    /// For a bare "check": whether the sender's last move gave check (then it is the
+    /// sender's announcement).
+    pub sender_gave_check: Option<bool>,
     pub findings: Vec<String>,
 }
 
@@ -276,12 +279,7 @@ fn check(
         position: None,
     };
     let board = game.as_ref().map(|game| {
-        let (position, ply) = chat::context::position_for(game, u32::try_from(ply).ok());
-        BoardContext {
-            position,
-            ply,
-            sender: request.sender_seat.map(seat),
-        }
+        BoardContext::of_replay(game, u32::try_from(ply).ok(), request.sender_seat.map(seat))
     });
     let (analysis, position) = analyze_line_in_context(analyzer, &context, board, &request.text);
     Ok(view(&request.text, analysis, position))
@@ -369,6 +367,7 @@ fn view(text: &str, analysis: LineAnalysis, position: Option<PositionCheck>) -> 
             piece_hanging: check.verdict.piece_hanging,
             seat_active: check.verdict.seat_active,
             move_clearly_bad: check.verdict.move_clearly_bad,
+            sender_gave_check: check.verdict.sender_gave_check,
             findings: check.findings,
         }),
     }
