@@ -2,7 +2,8 @@
 
 use arbiter::chat::{
     analyze_game_chat, analyze_line, Action, Analyzer, Category, Channel, ChatLine, FfaClass,
-    GameChatContext, LineAnalysis, LineContext, MentionKind, PositionVerdict, Severity, Variant,
+    FfaPolicy, GameChatContext, LexiconSources, LineAnalysis, LineContext, MentionKind,
+    PositionVerdict, ResignTalk, Severity, Variant, CHAT_SETTINGS_TOML,
 };
 
 /// One analyser for all tests of this file (it is built once per process in use too).
@@ -324,5 +325,106 @@ fn arbitrary_input_never_panics() {
                 assert!(mention.span.end <= text.len());
             }
         }
+    }
+}
+
+/// The help page lists "Resign!" and "Don't resign" among the prohibited phrases; the
+/// reporting guide says not to report them. `[ffa] resign_talk` decides.
+#[test]
+fn resign_talk_follows_the_policy_setting() {
+    // The built-in setting is the reporting guide's reading.
+    assert_eq!(analyzer().ffa_policy().resign_talk, ResignTalk::Allowed);
+    assert!(CHAT_SETTINGS_TOML.contains("resign_talk = \"allowed\""));
+    let ffa = LineContext::ffa_in_progress();
+    let lines = [
+        "Resign!",
+        "Don't resign",
+        "just resign blue",
+        "claim the win",
+    ];
+    for text in lines {
+        let analysis = analyze_line(analyzer(), &ffa, text);
+        assert_eq!(analysis.ffa, Some(FfaClass::ResignOrClaim), "{text}");
+        assert!(
+            analysis.flags.iter().all(|f| !f.report_worthy),
+            "{text}: {analysis:#?}"
+        );
+        assert_eq!(analysis.action, Action::Allow, "{text}");
+    }
+
+    // The help page's reading, from the settings text as a deployment would write it.
+    let settings =
+        CHAT_SETTINGS_TOML.replace("resign_talk = \"allowed\"", "resign_talk = \"prohibited\"");
+    let strict = Analyzer::from_sources(LexiconSources::default(), &settings).expect("builds");
+    assert_eq!(strict.ffa_policy().resign_talk, ResignTalk::Prohibited);
+    for text in lines {
+        let analysis = analyze_line(&strict, &ffa, text);
+        let flag = analysis
+            .flags
+            .iter()
+            .find(|f| f.category == Category::ResignOrClaim)
+            .unwrap_or_else(|| panic!("{text}: {analysis:#?}"));
+        assert!(flag.report_worthy, "{text}");
+        assert_eq!(flag.severity, Severity::High, "{text}");
+        assert_eq!(flag.rule, "ffa:resign_or_claim_prohibited");
+        assert_eq!(analysis.action, Action::Block, "{text}");
+    }
+    // Announcing one's own resignation is not resign talk under either setting; the rules
+    // do not apply after the game or in Teams games.
+    for analyzer in [analyzer().clone(), strict.clone()] {
+        let analysis = analyze_line(&analyzer, &ffa, "i resign, gg");
+        assert!(analysis.flags.is_empty(), "{analysis:#?}");
+        let over = LineContext {
+            in_progress: false,
+            ..LineContext::ffa_in_progress()
+        };
+        assert!(analyze_line(&analyzer, &over, "Resign!").flags.is_empty());
+    }
+    // The same switch, set in code.
+    let strict = analyzer().clone().with_ffa_policy(FfaPolicy {
+        resign_talk: ResignTalk::Prohibited,
+    });
+    assert!(analyze_line(&strict, &ffa, "Resign!")
+        .flags
+        .iter()
+        .any(|f| f.report_worthy));
+    // A value that is neither is refused when the analyser is built.
+    let bad = CHAT_SETTINGS_TOML.replace("resign_talk = \"allowed\"", "resign_talk = \"never\"");
+    assert!(Analyzer::from_sources(LexiconSources::default(), &bad).is_err());
+}
+
+/// The phrasings of issue #20, one per rule (the probe files hold many more).
+#[test]
+fn ffa_phrasings_players_really_write() {
+    for (text, class) in [
+        ("can i have your rook?", FfaClass::Begging),
+        ("leave my knight alone pls", FfaClass::Begging),
+        ("the bishop is yours", FfaClass::Offering),
+        ("u can have it", FfaClass::Offering),
+        ("green your queen is attacked", FfaClass::MoveSuggestion),
+        ("red take green's rook", FfaClass::MoveSuggestion),
+        ("truce?", FfaClass::Collusion),
+        ("peace blue?", FfaClass::Collusion),
+        ("im going after red", FfaClass::Intention),
+    ] {
+        let analysis = line(text);
+        assert_eq!(analysis.ffa, Some(class), "{text}: {analysis:#?}");
+        assert!(
+            analysis.flags.iter().any(|f| f.report_worthy),
+            "{text}: {analysis:#?}"
+        );
+    }
+    for (text, class) in [
+        ("can i have a rematch?", FfaClass::Neutral),
+        ("the game is yours, gg", FfaClass::Neutral),
+        ("rematch?", FfaClass::Neutral),
+        ("is this teams?", FfaClass::Neutral),
+        ("check", FfaClass::CheckAnnouncement),
+        ("kill the king", FfaClass::CheckAnnouncement),
+        ("yellow move pls", FfaClass::TurnReminder),
+    ] {
+        let analysis = line(text);
+        assert_eq!(analysis.ffa, Some(class), "{text}: {analysis:#?}");
+        assert!(analysis.flags.is_empty(), "{text}: {analysis:#?}");
     }
 }

@@ -1,10 +1,12 @@
 //! Chat judged against real positions: facts about the board come from the rules engine,
 //! then the analyser's use of them is checked.
 
-use arbiter::chat::context::{analyze_game_chat_in_context, analyze_line_in_context, BoardContext};
+use arbiter::chat::context::{
+    analyze_game_chat_in_context, analyze_line_in_context, sender_gave_check, BoardContext,
+};
 use arbiter::chat::{
-    Analyzer, Category, Channel, ChatLine, GameChatContext, LineAnalysis, LineContext, Seat,
-    Variant,
+    Analyzer, Category, Channel, ChatLine, FfaClass, GameChatContext, LineAnalysis, LineContext,
+    Seat, Variant,
 };
 use arbiter::rules::geometry::Seat as BoardSeat;
 use arbiter::rules::position::{MoveList, SeatStatus};
@@ -39,12 +41,7 @@ fn legal_for(ply: usize, seat: BoardSeat) -> Vec<String> {
 }
 
 fn judge(ply: usize, sender: Seat, text: &str) -> LineAnalysis {
-    let position = game().position_at(ply).expect("ply");
-    let board = BoardContext {
-        position,
-        ply: ply as u32,
-        sender: Some(sender),
-    };
+    let board = BoardContext::of_replay(game(), Some(ply as u32), Some(sender));
     analyze_line_in_context(
         analyzer(),
         &LineContext::ffa_in_progress(),
@@ -213,4 +210,112 @@ fn a_whole_log_is_judged_at_each_line_ply() {
     };
     let out = analyze_game_chat_in_context(analyzer(), &teams, game(), &lines);
     assert!(out.lines.iter().all(|l| l.analysis.flags.is_empty()));
+}
+
+fn chat_seat(seat: BoardSeat) -> Seat {
+    match seat {
+        BoardSeat::Red => Seat::Red,
+        BoardSeat::Blue => Seat::Blue,
+        BoardSeat::Yellow => Seat::Yellow,
+        BoardSeat::Green => Seat::Green,
+    }
+}
+
+/// The first ply after which a move gave check, with its mover.
+fn first_check() -> (usize, Seat) {
+    let ply = game()
+        .plies
+        .iter()
+        .find(|p| !p.checks.is_empty() && p.played.is_some())
+        .expect("a check in the game");
+    (ply.index + 1, chat_seat(ply.mover))
+}
+
+#[test]
+fn a_bare_check_from_the_checking_player_is_its_announcement() {
+    let (ply, checker) = first_check();
+    assert_eq!(
+        sender_gave_check(game(), ply as u32, Some(checker)),
+        Some(true)
+    );
+    for text in ["check", "Check!", "kill the king", "double check!!"] {
+        let analysis = judge(ply, checker, text);
+        assert_eq!(
+            analysis.ffa,
+            Some(FfaClass::CheckAnnouncement),
+            "{text}: {analysis:#?}"
+        );
+        assert!(analysis.flags.is_empty(), "{text}: {analysis:#?}");
+    }
+    // "check <seat>" is still a prohibited phrase, even from the checking player.
+    let analysis = judge(ply, checker, "check blue");
+    assert_eq!(
+        analysis.ffa,
+        Some(FfaClass::MoveSuggestion),
+        "{analysis:#?}"
+    );
+}
+
+#[test]
+fn a_bare_check_from_another_player_tells_someone_to_check() {
+    let (ply, checker) = first_check();
+    // A seat whose last move (within the last round) gave no check.
+    let other = [Seat::Red, Seat::Blue, Seat::Yellow, Seat::Green]
+        .into_iter()
+        .find(|&s| s != checker && sender_gave_check(game(), ply as u32, Some(s)) == Some(false))
+        .expect("another seat");
+    let analysis = judge(ply, other, "check!");
+    assert_eq!(
+        analysis.ffa,
+        Some(FfaClass::MoveSuggestion),
+        "{analysis:#?}"
+    );
+    let flag = suggestion(&analysis).expect("flagged");
+    assert_eq!(flag.rule, "ffa:suggest_check_bare");
+    let evidence = flag.evidence.as_ref().expect("evidence");
+    assert!(
+        evidence.finding.contains("gave no check"),
+        "{}",
+        evidence.finding
+    );
+    // Without a board the same line is read as an announcement (no flag).
+    let alone = arbiter::chat::analyze_line(analyzer(), &LineContext::ffa_in_progress(), "check!");
+    assert_eq!(alone.ffa, Some(FfaClass::CheckAnnouncement));
+    assert!(alone.flags.is_empty());
+}
+
+#[test]
+fn the_checking_player_is_found_from_the_log_at_ingest() {
+    let (ply, checker) = first_check();
+    let name = |seat: Seat| {
+        let tag = match seat {
+            Seat::Red => "Red",
+            Seat::Blue => "Blue",
+            Seat::Yellow => "Yellow",
+            Seat::Green => "Green",
+        };
+        game().pgn.tag(tag).expect("player tag").to_string()
+    };
+    let other = [Seat::Red, Seat::Blue, Seat::Yellow, Seat::Green]
+        .into_iter()
+        .find(|&s| s != checker && sender_gave_check(game(), ply as u32, Some(s)) == Some(false))
+        .expect("another seat");
+    let line = |sender: Seat| ChatLine {
+        ply: Some(ply as u32),
+        time_ms: 1_000,
+        sender: name(sender),
+        channel: Channel::Game,
+        text: "check".to_string(),
+    };
+    let context = GameChatContext {
+        variant: Variant::Ffa,
+        diplomacy: false,
+        ended_at_ply: None,
+        ended_at_ms: None,
+    };
+    let out =
+        analyze_game_chat_in_context(analyzer(), &context, game(), &[line(checker), line(other)]);
+    assert_eq!(out.lines[0].analysis.ffa, Some(FfaClass::CheckAnnouncement));
+    assert!(out.lines[0].analysis.flags.is_empty());
+    assert_eq!(out.lines[1].analysis.ffa, Some(FfaClass::MoveSuggestion));
 }

@@ -10,7 +10,10 @@
 //! - "check <seat>": has any other player a legal move that checks that seat;
 //! - a named piece: is it attacked by an opponent and undefended, or attacked by a cheaper
 //!   piece (hanging);
-//! - a named seat: is it still playing.
+//! - a named seat: is it still playing;
+//! - for a bare "check" (`FfaClass::CheckAnnouncement` without the board): did the sender's
+//!   last move, within the last round, give check (then it is the sender's announcement),
+//!   and could another player give check now.
 //!
 //! Move and hanging checks only feed lines that read as a suggestion or as talk about the
 //! past: for begging, offering, intentions and collusion only the seats are checked (an
@@ -37,6 +40,37 @@ pub struct BoardContext<'a> {
     pub ply: u32,
     /// The sender's seat, when the sender plays in the game.
     pub sender: Option<Seat>,
+    /// Whether the sender's last move, within the last round before the line, gave check
+    /// (None when the sender is not known). See [`sender_gave_check`].
+    pub sender_gave_check: Option<bool>,
+}
+
+impl<'a> BoardContext<'a> {
+    /// The board of a replayed game for a line sent after `ply` plies (default: the end),
+    /// by `sender`.
+    pub fn of_replay(replay: &'a Replay, ply: Option<u32>, sender: Option<Seat>) -> Self {
+        let (position, ply) = position_for(replay, ply);
+        BoardContext {
+            position,
+            ply,
+            sender,
+            sender_gave_check: sender_gave_check(replay, ply, sender),
+        }
+    }
+}
+
+/// Whether `sender`'s last move among the first `ply` plies gave check, counting only a
+/// move within the last round (four plies): a bare "check" sent after it announces it.
+/// None without a sender; false when the sender has not moved within the last round.
+pub fn sender_gave_check(replay: &Replay, ply: u32, sender: Option<Seat>) -> Option<bool> {
+    let seat = board_seat(sender?);
+    let ply = (ply as usize).min(replay.plies.len());
+    let last = replay.plies[..ply]
+        .iter()
+        .rev()
+        .take(4)
+        .find(|p| p.mover == seat && p.played.is_some());
+    Some(last.is_some_and(|p| !p.checks.is_empty()))
 }
 
 /// What the position check found: the verdict for the classifier and one sentence per
@@ -296,6 +330,32 @@ pub fn check_mentions(
     let others = other_players(position, board.sender);
     let mut tally = Tally::default();
     let mut buf = MoveList::new();
+    if class == Some(FfaClass::CheckAnnouncement) {
+        // A bare "check": the sender's own announcement, or a hint to another player.
+        let gave = board.sender_gave_check?;
+        if gave {
+            tally
+                .findings
+                .push("the sender's last move gave check".to_string());
+        } else {
+            tally
+                .findings
+                .push("the sender's last move gave no check".to_string());
+            check_checks(position, &others, None, &mut buf, &mut tally);
+        }
+        return Some(PositionCheck {
+            verdict: PositionVerdict {
+                ply: board.ply,
+                fen4: crate::rules::fen4::write(&position.to_fen4()),
+                move_legal_for_other: tally.legal,
+                move_clearly_bad: None,
+                piece_hanging: None,
+                seat_active: None,
+                sender_gave_check: Some(gave),
+            },
+            findings: tally.findings,
+        });
+    }
     for mention in mentions {
         match &mention.kind {
             MentionKind::Move {
@@ -400,6 +460,7 @@ pub fn check_mentions(
             } else {
                 None
             },
+            sender_gave_check: None,
         },
         findings: tally.findings,
     })
@@ -639,7 +700,7 @@ pub fn analyze_line_in_context(
     let Some(board) = board else {
         return (first, None);
     };
-    if first.mentions.is_empty() {
+    if first.mentions.is_empty() && first.ffa != Some(FfaClass::CheckAnnouncement) {
         return (first, None);
     }
     let Some(check) = check_mentions(board, first.ffa, &first.mentions) else {
@@ -708,15 +769,11 @@ pub fn analyze_game_chat_in_context(
             position: None,
         };
         let first = analyze_line(analyzer, &context, &chat.text);
-        let check = if first.mentions.is_empty() {
+        let check = if first.mentions.is_empty() && first.ffa != Some(FfaClass::CheckAnnouncement) {
             None
         } else {
-            let (position, ply) = position_for(replay, chat.ply);
-            let board = BoardContext {
-                position,
-                ply,
-                sender: seat_of_player(replay, &chat.sender),
-            };
+            let sender = seat_of_player(replay, &chat.sender);
+            let board = BoardContext::of_replay(replay, chat.ply, sender);
             check_mentions(board, first.ffa, &first.mentions)
         };
         verdicts.push(check.as_ref().map(|c| c.verdict.clone()));

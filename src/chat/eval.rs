@@ -1,6 +1,13 @@
 //! Measuring the analyser on labelled chat: loaders for the CONDA CSV, the FFA
 //! probe TSV and a simple `label<TAB>text` format, and precision / recall / F1 per
 //! category with a printable report.
+//!
+//! A probe file may give the situation of a line with a comment line right before it:
+//! `#context: key=value key=value ...`, which applies to the next probe line only (several
+//! such lines add up). Keys: `variant` (`teams`, `ffa`, `solo`, `other`), `channel`
+//! (`game`, `team`, `spectator`), `in_progress`, `diplomacy`, and the position verdict's
+//! `ply`, `move_legal_for_other`, `piece_hanging`, `seat_active`, `move_clearly_bad`,
+//! `sender_gave_check` (`true`/`false`; any verdict key gives the line a position).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -8,7 +15,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::types::CategoryGroup;
-use super::{analyze_line_with, Analyzer, FfaClass, LineContext, Scratch};
+use super::{
+    analyze_line_with, Analyzer, Channel, FfaClass, LineContext, PositionVerdict, Scratch, Variant,
+};
 
 /// What a labelled line is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -28,6 +37,90 @@ pub struct LabelledLine {
     /// Whether the line should be flagged.
     pub flagged: bool,
     pub text: String,
+    /// The situation the line was written in, when the file gives one (`#context:`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<ProbeContext>,
+}
+
+/// The situation of one probe line: what it changes in the evaluation's context.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ProbeContext {
+    pub variant: Option<Variant>,
+    pub channel: Option<Channel>,
+    pub in_progress: Option<bool>,
+    pub diplomacy: Option<bool>,
+    /// What the board showed at the line's ply.
+    pub position: Option<PositionVerdict>,
+}
+
+impl ProbeContext {
+    /// Reads `key=value key=value ...` (the text after `#context:`) into this context.
+    pub fn read(&mut self, text: &str) -> Result<(), String> {
+        for pair in text.split_whitespace() {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value, not {pair:?}"))?;
+            let flag = || match value {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(format!("{key} must be true or false, not {value:?}")),
+            };
+            match key {
+                "variant" => {
+                    self.variant = Some(match value {
+                        "teams" => Variant::Teams,
+                        "ffa" => Variant::Ffa,
+                        "solo" => Variant::Solo,
+                        "other" => Variant::Other,
+                        _ => return Err(format!("unknown variant {value:?}")),
+                    })
+                }
+                "channel" => {
+                    self.channel = Some(match value {
+                        "game" => Channel::Game,
+                        "team" => Channel::Team,
+                        "spectator" => Channel::Spectator,
+                        _ => return Err(format!("unknown channel {value:?}")),
+                    })
+                }
+                "in_progress" => self.in_progress = Some(flag()?),
+                "diplomacy" => self.diplomacy = Some(flag()?),
+                "ply" => {
+                    self.position.get_or_insert_with(Default::default).ply = value
+                        .parse()
+                        .map_err(|_| format!("ply must be a number, not {value:?}"))?
+                }
+                "move_legal_for_other"
+                | "piece_hanging"
+                | "seat_active"
+                | "move_clearly_bad"
+                | "sender_gave_check" => {
+                    let yes = Some(flag()?);
+                    let position = self.position.get_or_insert_with(Default::default);
+                    match key {
+                        "move_legal_for_other" => position.move_legal_for_other = yes,
+                        "piece_hanging" => position.piece_hanging = yes,
+                        "seat_active" => position.seat_active = yes,
+                        "move_clearly_bad" => position.move_clearly_bad = yes,
+                        _ => position.sender_gave_check = yes,
+                    }
+                }
+                _ => return Err(format!("unknown context key {key:?}")),
+            }
+        }
+        Ok(())
+    }
+
+    /// `base` with this context's changes.
+    pub fn apply(&self, base: &LineContext) -> LineContext {
+        LineContext {
+            variant: self.variant.unwrap_or(base.variant),
+            channel: self.channel.unwrap_or(base.channel),
+            in_progress: self.in_progress.unwrap_or(base.in_progress),
+            diplomacy: self.diplomacy.unwrap_or(base.diplomacy),
+            position: self.position.clone().or_else(|| base.position.clone()),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,15 +228,26 @@ pub fn parse_conda(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
             category: if toxic { "toxic" } else { "clean" }.into(),
             flagged: toxic,
             text: text.replace("[SEPA]", "\n"),
+            context: None,
         });
     }
     Ok(rows)
 }
 
-/// The FFA probe format: a TSV `category<TAB>expected_flag<TAB>text` with a header.
+/// The FFA probe format: a TSV `category<TAB>expected_flag<TAB>text` with a header;
+/// `#` starts a comment line, `#context: ...` gives the next line's situation.
 pub fn parse_ffa_probes(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
     let mut rows = Vec::new();
+    let mut pending: Option<(usize, ProbeContext)> = None;
     for (index, raw) in text.lines().enumerate() {
+        if let Some(spec) = raw.strip_prefix("#context:") {
+            let (_, context) = pending.get_or_insert_with(|| (index + 1, ProbeContext::default()));
+            context.read(spec).map_err(|message| EvalError {
+                line: index + 1,
+                message,
+            })?;
+            continue;
+        }
         if index == 0 && raw.starts_with("category")
             || raw.trim().is_empty()
             || raw.starts_with('#')
@@ -173,6 +277,13 @@ pub fn parse_ffa_probes(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
             category: category.trim().to_string(),
             flagged,
             text: line.to_string(),
+            context: pending.take().map(|(_, context)| context),
+        });
+    }
+    if let Some((line, _)) = pending {
+        return Err(EvalError {
+            line,
+            message: "#context: without a probe line after it".into(),
         });
     }
     Ok(rows)
@@ -208,6 +319,7 @@ pub fn parse_simple(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
             category: if flagged { "toxic" } else { "clean" }.into(),
             flagged,
             text: line.to_string(),
+            context: None,
         });
     }
     Ok(rows)
@@ -304,6 +416,7 @@ pub fn ffa_probe_category(class: FfaClass) -> &'static str {
     match class {
         FfaClass::PastMoveDiscussion => "allowed_past_move",
         FfaClass::TurnReminder => "allowed_turn",
+        FfaClass::CheckAnnouncement => "allowed_announcement",
         FfaClass::ResignOrClaim => "allowed_resign_claim",
         FfaClass::Neutral => "allowed_misc",
         other => other.name(),
@@ -316,6 +429,14 @@ pub fn evaluate(analyzer: &Analyzer, context: &LineContext, rows: &[LabelledLine
     let mut scratch = Scratch::new();
     let mut predictions = Vec::with_capacity(rows.len());
     for row in rows {
+        let own;
+        let context = match &row.context {
+            Some(probe) => {
+                own = probe.apply(context);
+                &own
+            }
+            None => context,
+        };
         let analysis = analyze_line_with(analyzer, &mut scratch, context, &row.text);
         let (category, flagged) = match row.task {
             LabelTask::Offensive => {
@@ -445,6 +566,38 @@ mod tests {
         let rows = parse_any("category\texpected_flag\ttext\nbegging\t1\tgive me 2nd\n").unwrap();
         assert_eq!(rows[0].category, "begging");
         assert!(parse_any("maybe\tsomething\n").is_err());
+    }
+
+    #[test]
+    fn probe_context_lines() {
+        let text = "category\texpected_flag\ttext\n\
+                    #context: sender_gave_check=true\n\
+                    #context: variant=solo\n\
+                    allowed_announcement\t0\tcheck\n\
+                    move_suggestion\t1\tcheck red\n";
+        let rows = parse_ffa_probes(text).unwrap();
+        let context = rows[0].context.as_ref().expect("context");
+        assert_eq!(context.variant, Some(Variant::Solo));
+        let position = context.position.as_ref().expect("position");
+        assert_eq!(position.sender_gave_check, Some(true));
+        assert_eq!(position.piece_hanging, None);
+        let applied = context.apply(&LineContext::ffa_in_progress());
+        assert_eq!(applied.variant, Variant::Solo);
+        assert!(applied.in_progress && applied.position.is_some());
+        // The context is the next line's only.
+        assert_eq!(rows[1].context, None);
+
+        let error =
+            parse_ffa_probes("category\texpected_flag\ttext\n#context: colour=red\n").unwrap_err();
+        assert_eq!(error.line, 2);
+        assert!(error.message.contains("colour"), "{error}");
+        let error = parse_ffa_probes("category\texpected_flag\ttext\n#context: diplomacy=yes\n")
+            .unwrap_err();
+        assert!(error.message.contains("true or false"), "{error}");
+        let error =
+            parse_ffa_probes("category\texpected_flag\ttext\n#context: in_progress=false\n")
+                .unwrap_err();
+        assert!(error.message.contains("without a probe line"), "{error}");
     }
 
     #[test]

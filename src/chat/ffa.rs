@@ -1,11 +1,17 @@
 //! Rule-violating FFA chat: begging for points, offering points, suggesting moves,
 //! revealing intentions, proposing collusion; with the site's exemptions (moves
-//! that can no longer matter, turn reminders, telling someone to resign or claim).
+//! that can no longer matter, turn reminders, telling someone to resign or claim,
+//! the checking player announcing its own check).
 //!
 //! The classifier reads the word cues of each token (from the lexicon pass), splits
 //! the line into clauses at punctuation and "but", sets aside clauses about the past
 //! and turn reminders, and applies structural rules to what is left. A position
 //! verdict from the rules engine, when there is one, raises or lowers the result.
+//!
+//! The rules follow how players write: requests as questions ("can i have your rook?"),
+//! offers as "yours" ("the knight is yours"), warnings about an attacked piece ("blue
+//! your queen is hanging"), commands aimed at a seat ("yellow take red's queen") and
+//! one-word pact offers ending in "?" ("truce?").
 
 use serde::{Deserialize, Serialize};
 
@@ -29,12 +35,15 @@ pub enum FfaClass {
     PastMoveDiscussion,
     /// "your turn", "hurry up".
     TurnReminder,
+    /// A bare "check" ("check!", "kill the king"): the checking player announcing the
+    /// check it gave, unless the position shows its last move gave none.
+    CheckAnnouncement,
     /// Nothing about the game's decisions.
     Neutral,
 }
 
 impl FfaClass {
-    pub const ALL: [FfaClass; 9] = [
+    pub const ALL: [FfaClass; 10] = [
         FfaClass::Begging,
         FfaClass::Offering,
         FfaClass::MoveSuggestion,
@@ -43,6 +52,7 @@ impl FfaClass {
         FfaClass::ResignOrClaim,
         FfaClass::PastMoveDiscussion,
         FfaClass::TurnReminder,
+        FfaClass::CheckAnnouncement,
         FfaClass::Neutral,
     ];
 
@@ -69,6 +79,7 @@ impl FfaClass {
             FfaClass::ResignOrClaim => "resign_or_claim",
             FfaClass::PastMoveDiscussion => "past_move_discussion",
             FfaClass::TurnReminder => "turn_reminder",
+            FfaClass::CheckAnnouncement => "check_announcement",
             FfaClass::Neutral => "neutral",
         }
     }
@@ -88,6 +99,9 @@ pub struct PositionVerdict {
     pub seat_active: Option<bool>,
     /// A mentioned move would clearly be bad for the player it is suggested to.
     pub move_clearly_bad: Option<bool>,
+    /// The sender's last move (within the last round) gave check: a bare "check" is its
+    /// announcement. Filled in for lines that read as a bare check.
+    pub sender_gave_check: Option<bool>,
 }
 
 impl PositionVerdict {
@@ -165,6 +179,19 @@ pub(crate) struct Cues {
     win: u64,
     can: u64,
     so: u64,
+    yours: u64,
+    it: u64,
+    pact: u64,
+    units: u64,
+    for_: u64,
+    lead: u64,
+    ask: u64,
+    blunder: u64,
+    announce: u64,
+    laugh: u64,
+    double: u64,
+    look: u64,
+    free: u64,
     /// Any cue that can start a violation: the gate for the whole classifier.
     pub trigger: u64,
     /// Cues of words that can name a piece, a seat or a check.
@@ -212,6 +239,19 @@ impl Cues {
             win: b("win"),
             can: b("can"),
             so: b("so"),
+            yours: b("yours"),
+            it: b("it"),
+            pact: b("pact"),
+            units: b("units"),
+            for_: b("for"),
+            lead: b("lead"),
+            ask: b("ask"),
+            blunder: b("blunder"),
+            announce: b("announce"),
+            laugh: b("laugh"),
+            double: b("double"),
+            look: b("look"),
+            free: b("free"),
             trigger: 0,
             board_words: 0,
         };
@@ -234,7 +274,13 @@ impl Cues {
             | cues.versus
             | cues.leave
             | cues.seat
-            | cues.move_;
+            | cues.move_
+            | cues.yours
+            | cues.pact
+            | cues.announce
+            | cues.look
+            | cues.can
+            | cues.blunder;
         cues
     }
 }
@@ -252,6 +298,8 @@ struct View<'a> {
     c: &'a Cues,
     /// Tokens that are still live (not in a past or turn-reminder clause).
     live: &'a [usize],
+    /// For every live token, the clause it belongs to.
+    clause_of: &'a [u16],
 }
 
 /// Reusable buffers of the classifier.
@@ -259,11 +307,17 @@ struct View<'a> {
 pub(crate) struct FfaScratch {
     clauses: Vec<Clause>,
     live: Vec<usize>,
+    clause_of: Vec<u16>,
 }
 
 impl View<'_> {
     fn bits(&self, token: usize) -> u64 {
         self.cues.get(token).copied().unwrap_or(0)
+    }
+
+    /// Cue bits of the live token at position `i` of `live`.
+    fn at(&self, i: usize) -> u64 {
+        self.live.get(i).map_or(0, |&t| self.bits(t))
     }
 
     fn word(&self, token: usize) -> &str {
@@ -277,6 +331,65 @@ impl View<'_> {
 
     fn has(&self, bits: u64) -> bool {
         self.find(0, bits).is_some()
+    }
+
+    fn same_clause(&self, a: usize, b: usize) -> bool {
+        self.clause_of.get(a) == self.clause_of.get(b)
+    }
+
+    /// Position of the first live token with any of `bits` among the `n` after `i`, in
+    /// `i`'s clause.
+    fn ahead(&self, i: usize, n: usize, bits: u64) -> Option<usize> {
+        (i + 1..(i + 1 + n).min(self.live.len()))
+            .take_while(|&j| self.same_clause(i, j))
+            .find(|&j| self.at(j) & bits != 0)
+    }
+
+    /// Position of the nearest live token with any of `bits` among the `n` before `i`, in
+    /// `i`'s clause.
+    fn behind(&self, i: usize, n: usize, bits: u64) -> Option<usize> {
+        (i.saturating_sub(n)..i)
+            .rev()
+            .take_while(|&j| self.same_clause(i, j))
+            .find(|&j| self.at(j) & bits != 0)
+    }
+
+    /// `i` is the last live token of its clause.
+    fn ends_clause(&self, i: usize) -> bool {
+        i + 1 >= self.live.len() || !self.same_clause(i, i + 1)
+    }
+
+    /// A number that counts points: "5", "5 more points", "two points"; not "5 minutes"
+    /// and not a number word on its own ("that one").
+    fn num_is_points(&self, i: usize) -> bool {
+        if self.ahead(i, 2, self.c.points).is_some() {
+            return true;
+        }
+        let digits = self
+            .live
+            .get(i)
+            .is_some_and(|&t| self.word(t).bytes().all(|b| b.is_ascii_digit()));
+        digits && self.ahead(i, 2, self.c.units).is_none()
+    }
+
+    /// Material or points among the `n` tokens after `i`: a piece, a place, "it", "my ...".
+    fn gift_ahead(&self, i: usize, n: usize) -> bool {
+        let c = self.c;
+        if self.ahead(i, n, c.piece | c.points | c.it).is_some() {
+            return true;
+        }
+        self.ahead(i, n, c.me).is_some_and(|j| self.owned(j))
+            || self
+                .ahead(i, n, c.num)
+                .is_some_and(|j| self.num_is_points(j))
+    }
+
+    /// "mine", or "my" before a piece, a place or a number: own material or points.
+    fn owned(&self, i: usize) -> bool {
+        let c = self.c;
+        self.ahead(i, 2, c.piece | c.points | c.num).is_some()
+            || self.ends_clause(i)
+            || self.ahead(i, 1, c.laugh | c.please).is_some()
     }
 
     /// The cue sets appear in this order among the live tokens.
@@ -310,10 +423,10 @@ impl View<'_> {
         None
     }
 
-    /// A live token that starts a clause (or follows a seat name / "please" / "just"
-    /// at the start): the imperative position.
+    /// A live token that starts a clause (or follows a seat name / "please" / "just" /
+    /// "go ahead" at the start): the imperative position.
     fn imperative(&self, set: u64) -> Option<usize> {
-        let lead = self.c.seat | self.c.please | self.c.just | self.c.go;
+        let lead = self.c.seat | self.c.please | self.c.just | self.c.go | self.c.lead;
         for (i, &token) in self.live.iter().enumerate() {
             let starts = i == 0 || self.line.tokens[token].after_clause_break;
             if !starts {
@@ -349,11 +462,14 @@ impl View<'_> {
     }
 }
 
-/// Classifies a line under the FFA chat rules. `cues` are the per-token cue bits.
+/// Classifies a line under the FFA chat rules. `text` is the line as written, `cues` the
+/// per-token cue bits.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn classify(
     scratch: &mut FfaScratch,
     c: &Cues,
     line: &NormalizedLine,
+    text: &str,
     cues: &[u64],
     line_cues: u64,
     mentions: &[Mention],
@@ -377,11 +493,19 @@ pub(crate) fn classify(
     if line_cues & c.trigger == 0 && !has_move_mention {
         return neutral;
     }
+    if let Some(span) = bare_check(line, cues, c) {
+        return announcement(span, verdict);
+    }
 
     // Clauses: split at punctuation and at "but".
-    let FfaScratch { clauses, live } = scratch;
+    let FfaScratch {
+        clauses,
+        live,
+        clause_of,
+    } = scratch;
     clauses.clear();
     live.clear();
+    clause_of.clear();
     for (i, token) in line.tokens.iter().enumerate() {
         let word = line.token_text(token);
         if i == 0 || token.after_clause_break || word == "but" {
@@ -396,7 +520,8 @@ pub(crate) fn classify(
     let move_content = c.piece | c.check | c.seat | c.state | c.take | c.attack | c.move_;
     let mut past_move_clause = None;
     let mut turn_clause = None;
-    for clause in clauses.iter() {
+    let mut pact = None;
+    for (index, clause) in clauses.iter().enumerate() {
         let bits =
             (clause.start..clause.end).fold(0u64, |acc, t| acc | cues.get(t).copied().unwrap_or(0));
         let mention_here = mentions.iter().any(|m| {
@@ -406,28 +531,37 @@ pub(crate) fn classify(
         });
         let past = bits & c.past != 0 || counterfactual(line, cues, c, clause);
         if past {
-            if bits & move_content != 0 || mention_here {
+            if bits & (move_content | c.blunder) != 0 || mention_here {
                 past_move_clause.get_or_insert(*clause);
             }
             continue;
         }
-        let turn = (bits & c.turn != 0
+        let turn = ((bits & c.turn != 0
             || (bits & c.you != 0 && bits & c.move_ != 0 && bits & c.take == 0))
-            && bits & (c.piece | c.check | c.state | c.attack | c.points) == 0;
+            && bits & (c.piece | c.check | c.state | c.attack | c.points) == 0)
+            || (!mention_here && bare_move_command(cues, c, clause, bits));
         if turn {
             turn_clause.get_or_insert(*clause);
             continue;
         }
+        if pact.is_none() {
+            if let Some(k) = pact_question(text, line, cues, c, clause) {
+                pact = Some((live.len() + k, live.len() + k + 1));
+            }
+        }
         live.extend(clause.start..clause.end);
+        let index = u16::try_from(index).unwrap_or(u16::MAX);
+        clause_of.extend(std::iter::repeat_n(index, clause.end - clause.start));
     }
     let view = View {
         line,
         cues,
         c,
         live: live.as_slice(),
+        clause_of: clause_of.as_slice(),
     };
 
-    let found = find_violation(&view, mentions);
+    let found = find_violation(&view, mentions, pact);
     match found {
         Some((class, rule, explanation, span)) => {
             let mut outcome = FfaOutcome {
@@ -488,6 +622,124 @@ pub(crate) fn classify(
     }
 }
 
+/// A line that is only a check: "check", "check!", "CHECK", "double check", "checkmate",
+/// "mate!", "kill the king" (optionally followed by laughter). Returns its byte span in
+/// the matching form.
+fn bare_check(line: &NormalizedLine, cues: &[u64], c: &Cues) -> Option<(usize, usize)> {
+    let bits = |t: usize| cues.get(t).copied().unwrap_or(0);
+    let word = |t: usize| line.token_text(&line.tokens[t]);
+    let mut end = line.tokens.len();
+    while end > 0 && bits(end - 1) & c.laugh != 0 {
+        end -= 1;
+    }
+    let start = usize::from(end > 1 && bits(0) & c.double != 0);
+    if start >= end {
+        return None;
+    }
+    let words = end - start;
+    let announce = words <= 3 && (start..end).all(|t| bits(t) & c.announce != 0);
+    // "kill" folds to "kil" (repeated letters are collapsed).
+    let kill_the_king = words == 3
+        && bits(start) & c.attack != 0
+        && word(start).starts_with("kil")
+        && word(start + 1) == "the"
+        && word(start + 2) == "king";
+    if !(announce || kill_the_king) {
+        return None;
+    }
+    let (first, last) = (&line.tokens[start], &line.tokens[end - 1]);
+    Some((first.start as usize, last.end as usize))
+}
+
+/// A bare check is the checking player's announcement unless the position shows that the
+/// sender's last move gave no check; then it tells another player to check.
+fn announcement(span: (usize, usize), verdict: Option<&PositionVerdict>) -> FfaOutcome {
+    let gave = verdict.and_then(|v| v.sender_gave_check);
+    if let (Some(false), Some(verdict)) = (gave, verdict) {
+        let mut outcome = FfaOutcome {
+            class: FfaClass::MoveSuggestion,
+            rule: "ffa:suggest_check_bare",
+            explanation: "a bare \"check\" from a player whose last move gave none: tells \
+                          another player to check",
+            severity: Severity::High,
+            report_worthy: true,
+            norm_span: span,
+            evidence: Some(verdict.evidence("the sender's last move gave no check")),
+        };
+        apply_verdict(&mut outcome, verdict);
+        return outcome;
+    }
+    FfaOutcome {
+        class: FfaClass::CheckAnnouncement,
+        rule: "ffa:check_announcement",
+        explanation: if gave == Some(true) {
+            "the sender's last move gave check: this announces it (allowed)"
+        } else {
+            "a bare \"check\" reads as the checking player's announcement (allowed)"
+        },
+        severity: Severity::Low,
+        report_worthy: false,
+        norm_span: span,
+        evidence: verdict
+            .filter(|_| gave == Some(true))
+            .map(|v| v.evidence("the sender's last move gave check")),
+    }
+}
+
+/// "yellow move pls", "move!", "come on red, play": a bare command to move is a turn
+/// reminder (no piece, square, target or capture named).
+fn bare_move_command(cues: &[u64], c: &Cues, clause: &Clause, bits: u64) -> bool {
+    if bits & (c.piece | c.check | c.state | c.attack | c.points | c.take | c.me) != 0 {
+        return false;
+    }
+    let lead = c.seat | c.please | c.lead | c.just;
+    for t in clause.start..clause.end.min(clause.start + 3) {
+        let b = cues.get(t).copied().unwrap_or(0);
+        if b & c.move_ != 0 {
+            return true;
+        }
+        if b & lead == 0 {
+            return false;
+        }
+    }
+    false
+}
+
+/// A short clause ending in "?" that opens with a pact word ("truce?", "team?", "peace
+/// green?", "wanna team vs red?", "non aggression pact?"): offers a pact. Not a question
+/// about teaming ("is this teams?", "can i play teams next?"). Returns the pact word's
+/// position in the clause.
+fn pact_question(
+    text: &str,
+    line: &NormalizedLine,
+    cues: &[u64],
+    c: &Cues,
+    clause: &Clause,
+) -> Option<usize> {
+    if clause.end - clause.start > 6 {
+        return None;
+    }
+    let last = &line.tokens[clause.end - 1];
+    let (_, after_last) = line.original_span(last.start as usize, last.end as usize);
+    let next = line.tokens.get(clause.end).map_or(text.len(), |t| {
+        line.original_span(t.start as usize, t.end as usize).0
+    });
+    if next <= after_last || !text.get(after_last..next)?.contains('?') {
+        return None;
+    }
+    let stop = c.subj | c.can | c.ask | c.modal | c.neg | c.past;
+    for (k, t) in (clause.start..clause.end).enumerate().take(3) {
+        let bits = cues.get(t).copied().unwrap_or(0);
+        if bits & c.pact != 0 {
+            return Some(k);
+        }
+        if bits & stop != 0 {
+            return None;
+        }
+    }
+    None
+}
+
 fn apply_verdict(outcome: &mut FfaOutcome, verdict: &PositionVerdict) {
     if verdict.move_clearly_bad == Some(true) && outcome.class == FfaClass::MoveSuggestion {
         outcome.severity = Severity::Low;
@@ -509,7 +761,8 @@ fn apply_verdict(outcome: &mut FfaOutcome, verdict: &PositionVerdict) {
     }
 }
 
-/// "should have", "could've", "should of": a counterfactual about the past.
+/// "should have", "could've", "should of": a counterfactual about the past. Not a
+/// question ("could i have your rook?").
 fn counterfactual(line: &NormalizedLine, cues: &[u64], c: &Cues, clause: &Clause) -> bool {
     let word = |t: usize| line.token_text(&line.tokens[t]);
     (clause.start..clause.end).any(|t| {
@@ -517,8 +770,10 @@ fn counterfactual(line: &NormalizedLine, cues: &[u64], c: &Cues, clause: &Clause
         if matches!(w, "shouldve" | "couldve" | "wouldve" | "shoulda" | "coulda") {
             return true;
         }
-        cues.get(t).copied().unwrap_or(0) & c.modal != 0
+        let bits = |t: usize| cues.get(t).copied().unwrap_or(0);
+        bits(t) & c.modal != 0
             && (t + 1..clause.end.min(t + 3))
+                .take_while(|&n| bits(n) & c.subj == 0)
                 .any(|n| matches!(word(n), "haue" | "hau" | "have" | "hav" | "of"))
     })
 }
@@ -536,26 +791,69 @@ fn clause_original_span(line: &NormalizedLine, clause: &Clause) -> (usize, usize
 
 type Found = (FfaClass, &'static str, &'static str, (usize, usize));
 
-fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
-    let c = v.c;
+fn offering(rule: &'static str, explanation: &'static str, span: (usize, usize)) -> Found {
+    (FfaClass::Offering, rule, explanation, span)
+}
+
+fn begging(rule: &'static str, explanation: &'static str, span: (usize, usize)) -> Found {
+    (FfaClass::Begging, rule, explanation, span)
+}
+
+fn collusion(rule: &'static str, explanation: &'static str, span: (usize, usize)) -> Found {
+    (FfaClass::Collusion, rule, explanation, span)
+}
+
+fn suggestion(rule: &'static str, explanation: &'static str, span: (usize, usize)) -> Found {
+    (FfaClass::MoveSuggestion, rule, explanation, span)
+}
+
+fn find_violation(
+    v: &View<'_>,
+    mentions: &[Mention],
+    pact: Option<(usize, usize)>,
+) -> Option<Found> {
     if v.live.is_empty() {
         return None;
     }
-    let negated_before = |i: usize| i > 0 && v.bits(v.live[i - 1]) & c.neg != 0;
+    find_offering(v)
+        .or_else(|| find_pact(v, pact))
+        .or_else(|| find_begging(v))
+        .or_else(|| find_collusion(v))
+        .or_else(|| find_intention(v))
+        .or_else(|| find_suggestion(v, mentions))
+        .or_else(|| find_resign_or_claim(v))
+}
 
-    // Offering points.
-    if let Some(s) = v.seq(&[c.you, c.can, c.have | c.take, c.me]) {
-        return Some((
-            FfaClass::Offering,
-            "ffa:offer_you_can_have_mine",
-            "offers own material or points to another player",
-            s,
-        ));
+fn find_offering(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
+    // "you can have my rook", "you can take my queen", "you can have 2nd", "u can have it".
+    if let Some(s) = v.near(&[c.you, c.can, c.have | c.take], 2) {
+        let verb = s.1 - 1;
+        if let Some(m) = v.ahead(verb, 2, c.me) {
+            if v.owned(m) {
+                return Some(offering(
+                    "ffa:offer_you_can_have_mine",
+                    "offers own material or points to another player",
+                    (s.0, m + 1),
+                ));
+            }
+        }
+        if v.at(verb) & c.have != 0 && v.gift_ahead(verb, 2) {
+            return Some(offering(
+                "ffa:offer_you_can_have",
+                "tells another player they may have material or a place",
+                s,
+            ));
+        }
     }
+    // "I'll give you 2nd place", "I will let you mate me"; not "I'll give you a tip".
     if let Some(s) = v.near(&[c.subj, c.give | c.let_, c.you], 3) {
-        if !v.has(c.neg) {
-            return Some((
-                FfaClass::Offering,
+        let you = s.1 - 1;
+        if !v.has(c.neg)
+            && (v.gift_ahead(you, 3) || v.ahead(you, 3, c.have | c.take | c.check).is_some())
+        {
+            return Some(offering(
                 "ffa:offer_i_will_give",
                 "offers to give or allow another player something",
                 s,
@@ -563,50 +861,121 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         }
     }
     if let Some(i) = v.imperative(c.take) {
-        if !negated_before(i) && i + 1 < v.live.len() && v.bits(v.live[i + 1]) & c.me != 0 {
-            return Some((
-                FfaClass::Offering,
+        if !negated_before(i) && v.ahead(i, 1, c.me).is_some() {
+            return Some(offering(
                 "ffa:offer_take_mine",
                 "invites another player to take own material",
                 (i, i + 2),
             ));
         }
+        // "take it, I don't mind"; not "take it easy", nor "red's queen is free, take it".
+        if !negated_before(i)
+            && v.ahead(i, 1, c.it).is_some()
+            && v.ends_clause(i + 1)
+            && !v.has(c.state | c.piece)
+        {
+            return Some(offering(
+                "ffa:offer_take_it",
+                "invites another player to take it",
+                (i, i + 2),
+            ));
+        }
+    }
+    // "have my queen green".
+    if let Some(i) = v.imperative(c.have) {
+        if v.ahead(i, 1, c.me).is_some() && v.ahead(i + 1, 1, c.piece | c.points).is_some() {
+            return Some(offering(
+                "ffa:offer_have_mine",
+                "hands own material to another player",
+                (i, i + 3),
+            ));
+        }
+    }
+    // "the knight is yours", "it's yours"; not "the game is yours".
+    if let Some(y) = v.find(0, c.yours) {
+        if let Some(t) = v.behind(y, 4, c.piece | c.points | c.it) {
+            return Some(offering(
+                "ffa:offer_yours",
+                "tells another player own material or a place is theirs",
+                (t, y + 1),
+            ));
+        }
+    }
+    // "free queen for you", "2nd place for you".
+    if let Some(s) = v.near(&[c.piece | c.points, c.for_, c.you], 1) {
+        return Some(offering(
+            "ffa:offer_for_you",
+            "offers material or a place to another player",
+            s,
+        ));
     }
     if let (Some(request), Some(promise)) = (
         v.near(&[c.give | c.let_, c.me], 2),
         v.near(&[c.subj, c.resign], 3),
     ) {
         if promise.0 > request.0 {
-            return Some((
-                FfaClass::Offering,
+            return Some(offering(
                 "ffa:offer_deal",
                 "proposes a deal: something in return for resigning or points",
                 (request.0, promise.1),
             ));
         }
     }
+    None
+}
 
+fn find_pact(v: &View<'_>, pact: Option<(usize, usize)>) -> Option<Found> {
+    let c = v.c;
+    if let Some(s) = pact {
+        return Some(collusion(
+            "ffa:collusion_pact_question",
+            "offers a pact (\"truce?\", \"team?\")",
+            s,
+        ));
+    }
     // A non-aggression pact: "don't attack me and I won't attack you".
     if let (Some(request), Some(promise)) = (
         v.near(&[c.neg, c.attack | c.take | c.check, c.me], 2),
         v.near(&[c.subj, c.neg | c.future, c.attack | c.take | c.check], 3),
     ) {
         if promise.0 > request.0 {
-            return Some((
-                FfaClass::Collusion,
+            return Some(collusion(
                 "ffa:collusion_pact",
                 "proposes not to attack each other",
                 (request.0, promise.1),
             ));
         }
     }
+    // "no attacks between us", "no attacking each other".
+    if let Some(s) = v.near(&[c.neg, c.attack], 1) {
+        if let Some(w) = v.ahead(s.1 - 1, 3, c.we) {
+            return Some(collusion(
+                "ffa:collusion_pact",
+                "proposes not to attack each other",
+                (s.0, w + 1),
+            ));
+        }
+    }
+    None
+}
 
-    // Begging for points.
+fn find_begging(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     if let Some(s) = v.near(&[c.need, c.points | c.num], 3) {
-        return Some((
-            FfaClass::Begging,
-            "ffa:beg_need_points",
-            "asks for points or a place",
+        let last = s.1 - 1;
+        if v.at(last) & c.points != 0 || v.num_is_points(last) {
+            return Some(begging(
+                "ffa:beg_need_points",
+                "asks for points or a place",
+                s,
+            ));
+        }
+    }
+    // "i need your queen".
+    if let Some(s) = v.near(&[c.need, c.you, c.piece], 2) {
+        return Some(begging(
+            "ffa:beg_need_yours",
+            "asks for another player's material",
             s,
         ));
     }
@@ -614,8 +983,7 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         let word = v.word(v.live[s.0]);
         let to_me = word.starts_with("gim") || v.find(s.0, c.me).is_some_and(|m| m < s.1);
         if to_me {
-            return Some((
-                FfaClass::Begging,
+            return Some(begging(
                 "ffa:beg_give_me",
                 "asks another player to give points, material or a place",
                 s,
@@ -623,67 +991,91 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         }
     }
     if let Some(s) = v.near(&[c.let_, c.me, c.take | c.have | c.check | c.attack], 2) {
-        return Some((
-            FfaClass::Begging,
+        return Some(begging(
             "ffa:beg_let_me",
             "asks to be allowed to take material",
             s,
         ));
     }
-    if let Some(s) = v.near(&[c.just, c.num, c.points], 2) {
-        return Some((
-            FfaClass::Begging,
-            "ffa:beg_just_points",
-            "asks for a few points",
-            s,
-        ));
+    // "just 5 points", "only 3 more points"; not "I only have 2 points".
+    for i in 0..v.live.len().saturating_sub(1) {
+        if v.at(i) & c.just != 0 && v.at(i + 1) & c.num != 0 && v.same_clause(i, i + 1) {
+            if let Some(p) = v.ahead(i + 1, 2, c.points) {
+                return Some(begging(
+                    "ffa:beg_just_points",
+                    "asks for a few points",
+                    (i, p + 1),
+                ));
+            }
+        }
     }
     if let Some(s) = v.near(&[c.points, c.please], 3) {
-        return Some((
-            FfaClass::Begging,
-            "ffa:beg_points_please",
-            "pleads for points",
-            s,
-        ));
+        return Some(begging("ffa:beg_points_please", "pleads for points", s));
     }
     if let Some(s) = v.near(&[c.neg, c.take | c.attack | c.check, c.me], 2) {
-        return Some((
-            FfaClass::Begging,
+        return Some(begging(
             "ffa:beg_spare_me",
             "pleads with another player to spare own material",
             s,
         ));
     }
+    // "leave my rook alone", "spare my knight".
+    if let Some(s) = v.near(&[c.leave, c.me, c.piece], 1) {
+        if v.behind(s.0, 2, c.subj).is_none() {
+            return Some(begging(
+                "ffa:beg_spare_me",
+                "pleads with another player to spare own material",
+                s,
+            ));
+        }
+    }
     if let Some(s) = v.near(&[c.resign, c.so | c.points, c.subj | c.me | c.points], 3) {
-        return Some((
-            FfaClass::Begging,
+        return Some(begging(
             "ffa:beg_resign_for_me",
             "asks another player to resign for own benefit",
             s,
         ));
     }
-    if let Some(s) = v.near(&[c.can, c.subj, c.have | c.take, c.you], 2) {
-        return Some((
-            FfaClass::Begging,
-            "ffa:beg_can_i_have",
-            "asks for another player's material",
-            s,
-        ));
+    // "can i have your rook?", "could i take the free pawn", "can i have 2nd?".
+    if let Some(s) = v.near(&[c.can, c.subj, c.have | c.take], 1) {
+        let verb = s.1 - 1;
+        if let Some(t) = v.ahead(verb, 3, c.you | c.piece | c.points | c.it) {
+            return Some(begging(
+                "ffa:beg_can_i_have",
+                "asks for another player's material or a place",
+                (s.0, t + 1),
+            ));
+        }
+        if let Some(n) = v.ahead(verb, 2, c.num).filter(|&n| v.num_is_points(n)) {
+            return Some(begging(
+                "ffa:beg_can_i_have",
+                "asks for another player's material or a place",
+                (s.0, n + 1),
+            ));
+        }
     }
+    None
+}
 
-    // Collusion.
+fn find_collusion(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
     if let Some(s) = v.near(&[c.letus, c.attack | c.take | c.check | c.team | c.go], 2) {
-        return Some((
-            FfaClass::Collusion,
+        return Some(collusion(
             "ffa:collusion_lets",
             "proposes acting together against a player",
             s,
         ));
     }
     if let Some(i) = v.find(0, c.team) {
-        if !negated_before(i) && v.has(c.seat | c.attack | c.versus | c.you | c.we) {
-            return Some((
-                FfaClass::Collusion,
+        // "together" alone is not a proposal ("together we are all bad at this").
+        let partner = if v.word(v.live[i]).starts_with("toget") {
+            c.seat | c.attack | c.versus
+        } else {
+            c.seat | c.attack | c.versus | c.you | c.we
+        };
+        if !negated_before(i) && v.has(partner) {
+            return Some(collusion(
                 "ffa:collusion_team_up",
                 "proposes teaming up",
                 (i, i + 1),
@@ -691,72 +1083,112 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         }
     }
     if let Some(s) = v.seq(&[c.and, c.versus, c.seat]) {
-        return Some((
-            FfaClass::Collusion,
+        return Some(collusion(
             "ffa:collusion_us_versus",
             "proposes two players against another",
             s,
         ));
     }
+    // "support my rook", "help me vs blue"; not "help me understand the scoring".
     if let Some(s) = v.near(&[c.support | c.defend, c.me], 1) {
-        return Some((
-            FfaClass::Collusion,
-            "ffa:collusion_support_me",
-            "asks another player to support own pieces",
-            s,
-        ));
+        let me = s.1 - 1;
+        if v.ahead(me, 1, c.piece).is_some() || v.ahead(me, 2, c.versus | c.attack).is_some() {
+            return Some(collusion(
+                "ffa:collusion_support_me",
+                "asks another player to support own pieces",
+                s,
+            ));
+        }
     }
     if let Some(s) = v.near(&[c.we, c.attack | c.take | c.go, c.seat], 3) {
-        return Some((
-            FfaClass::Collusion,
+        return Some(collusion(
             "ffa:collusion_we_attack",
             "proposes a joint attack",
             s,
         ));
     }
     if let Some(i) = v.imperative(c.attack) {
-        if !negated_before(i) && v.find(i, c.seat).is_some() {
-            return Some((
-                FfaClass::Collusion,
-                "ffa:collusion_attack_seat",
-                "directs another player's attack at a seat",
-                (i, i + 2),
-            ));
+        // "attack red" directs an attack at a seat; "kill blue's king" names a piece: a
+        // move suggestion.
+        if let Some(seat) = v.find(i, c.seat) {
+            if !negated_before(i) && v.ahead(seat, 2, c.piece).is_none() {
+                return Some(collusion(
+                    "ffa:collusion_attack_seat",
+                    "directs another player's attack at a seat",
+                    (i, i + 2),
+                ));
+            }
         }
     }
+    None
+}
 
-    // Revealing intentions.
-    if let Some(s) = v.near(
-        &[
-            c.subj,
-            c.future | c.neg | c.go | c.just | c.leave | c.attack | c.take | c.check,
-            c.attack | c.take | c.check | c.leave | c.after | c.seat,
-        ],
-        3,
-    ) {
-        let word = v.word(v.live[s.0]);
-        let future_subject = matches!(word, "il" | "ima" | "imma");
-        let marked =
-            (s.0 + 1..s.1).any(|i| v.bits(v.live[i]) & (c.future | c.neg | c.go | c.just) != 0);
-        if future_subject || marked {
-            return Some((
-                FfaClass::Intention,
-                "ffa:intention_first_person",
-                "announces own plans towards other players",
-                s,
-            ));
+/// "I won't take your queen", "im going after blue", "i'll leave you alone", "gonna take
+/// your queen": the sender announcing what it will (not) do to another player.
+fn find_intention(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let verbs = c.attack | c.take | c.check | c.leave | c.after;
+    let marker = c.future | c.neg | c.go | c.just;
+    for s in 0..v.live.len() {
+        let bits = v.at(s);
+        let clause_start = s == 0 || !v.same_clause(s - 1, s);
+        // A first-person subject, or "gonna"/"going" opening a clause without one.
+        let subject = bits & c.subj != 0;
+        let bare_future = clause_start && bits & (c.go | c.future) != 0 && bits & c.subj == 0;
+        if !subject && !bare_future {
+            continue;
+        }
+        let subject_word = v.word(v.live[s]);
+        for k in s + 1..(s + 5).min(v.live.len()) {
+            if !v.same_clause(s, k) {
+                break;
+            }
+            let kb = v.at(k);
+            // "coming for you", "go for green's king".
+            let go_for = kb & c.for_ != 0 && v.at(k - 1) & c.go != 0;
+            if kb & verbs == 0 && !go_for {
+                continue;
+            }
+            let verb_word = v.word(v.live[k]);
+            let clause_first = (0..=s).rev().take_while(|&j| v.same_clause(j, s)).last();
+            let marked = bare_future
+                || matches!(subject_word, "il" | "ima" | "imma")
+                || (subject_word == "im" && verb_word.ends_with("ing"))
+                || (s + 1..k).any(|j| v.at(j) & marker != 0)
+                || clause_first.is_some_and(|f| (f..s).any(|j| v.at(j) & c.future != 0));
+            if !marked {
+                continue;
+            }
+            let object = if kb & (c.after | c.for_) != 0 {
+                c.seat | c.you | c.piece | c.me
+            } else {
+                c.seat | c.you | c.piece | c.me | c.after
+            };
+            if let Some(o) = v.ahead(k, 3, object) {
+                if v.at(o) & c.after != 0 && v.ahead(o, 2, c.seat | c.you | c.piece).is_none() {
+                    continue;
+                }
+                return Some((
+                    FfaClass::Intention,
+                    "ffa:intention_first_person",
+                    "announces own plans towards other players",
+                    (s, o + 1),
+                ));
+            }
         }
     }
+    None
+}
 
-    // Suggesting moves.
-    if let Some(m) = mentions
+fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
+    let c = v.c;
+    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
+    if mentions
         .iter()
-        .find(|m| matches!(m.kind, MentionKind::MateIn { .. }))
+        .any(|m| matches!(m.kind, MentionKind::MateIn { .. }))
     {
-        let _ = m;
         if let Some(i) = v.find(0, c.check) {
-            return Some((
-                FfaClass::MoveSuggestion,
+            return Some(suggestion(
                 "ffa:suggest_mate_in",
                 "points out a forced mate",
                 (i, i + 1),
@@ -764,8 +1196,7 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         }
     }
     if let Some(i) = v.imperative(c.check) {
-        return Some((
-            FfaClass::MoveSuggestion,
+        return Some(suggestion(
             "ffa:suggest_check",
             "tells a player to give check or mate",
             (i, i + 2),
@@ -773,10 +1204,35 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
     }
     // "the knight on f4 is hanging": room for "on <square> is" between piece and state.
     if let Some(s) = v.near(&[c.piece, c.state], 5) {
-        return Some((
-            FfaClass::MoveSuggestion,
+        return Some(suggestion(
             "ffa:suggest_hanging_piece",
             "points out a piece that can be won",
+            s,
+        ));
+    }
+    // "free queen on e5".
+    if let Some(s) = v.near(&[c.free, c.piece], 1) {
+        return Some(suggestion(
+            "ffa:suggest_hanging_piece",
+            "points out a piece that can be won",
+            s,
+        ));
+    }
+    // "red can take a free knight", "green, you can checkmate yellow".
+    if let Some(s) = v.near(&[c.you | c.seat, c.can, c.take | c.attack | c.check], 1) {
+        if let Some(o) = v.ahead(s.1 - 1, 3, c.piece | c.seat | c.state) {
+            return Some(suggestion(
+                "ffa:suggest_you_can_take",
+                "tells a player what they can capture or check",
+                (s.0, o + 1),
+            ));
+        }
+    }
+    // "you have mate in one", "you have a free rook".
+    if let Some(s) = v.near(&[c.you, c.have, c.state | c.check], 2) {
+        return Some(suggestion(
+            "ffa:suggest_you_have",
+            "tells a player what they have on the board",
             s,
         ));
     }
@@ -784,8 +1240,7 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
         if !negated_before(i) {
             if let Some(j) = v.find(i + 1, c.piece | c.state) {
                 if j <= i + 4 {
-                    return Some((
-                        FfaClass::MoveSuggestion,
+                    return Some(suggestion(
                         "ffa:suggest_take",
                         "tells a player what to capture",
                         (i, j + 1),
@@ -794,9 +1249,27 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             }
         }
     }
+    // "look at red's king", "move your queen".
+    for (set, rule, explanation) in [
+        (
+            c.look,
+            "ffa:suggest_look",
+            "points a player at a piece on the board",
+        ),
+        (
+            c.move_,
+            "ffa:suggest_move_piece",
+            "tells a player which piece to move",
+        ),
+    ] {
+        if let Some(i) = v.imperative(set) {
+            if let Some(j) = v.ahead(i, 4, c.piece) {
+                return Some(suggestion(rule, explanation, (i, j + 1)));
+            }
+        }
+    }
     if let Some(s) = v.near(&[c.defend, c.you, c.piece], 2) {
-        return Some((
-            FfaClass::MoveSuggestion,
+        return Some(suggestion(
             "ffa:suggest_defend",
             "warns a player about their piece",
             s,
@@ -818,24 +1291,27 @@ fn find_violation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             .iter()
             .position(|&t| v.bits(t) & c.win != 0)
             .unwrap_or(0);
-        return Some((
-            FfaClass::MoveSuggestion,
+        return Some(suggestion(
             "ffa:suggest_move_notation",
             "names a move while it can still be played",
             (at, at + 1),
         ));
     }
+    None
+}
 
-    // Telling someone to resign or claim: classified, not report-worthy.
-    if let Some(i) = v.find(0, c.resign) {
-        if !v.has(c.subj) || v.has(c.you) {
-            return Some((
-                FfaClass::ResignOrClaim,
-                "ffa:resign_or_claim",
-                "tells a player to resign or claim (allowed, not report-worthy)",
-                (i, i + 1),
-            ));
-        }
+/// Telling someone to resign or claim: classified; whether it is allowed is the policy's
+/// (`[ffa] resign_talk`, see `ffa_policy`).
+fn find_resign_or_claim(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let i = v.find(0, c.resign)?;
+    if !v.has(c.subj) || v.has(c.you) {
+        return Some((
+            FfaClass::ResignOrClaim,
+            "ffa:resign_or_claim",
+            "tells a player to resign or claim (allowed, not report-worthy)",
+            (i, i + 1),
+        ));
     }
     None
 }

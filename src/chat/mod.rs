@@ -4,13 +4,15 @@
 //! Aho-Corasick pass over it finds offensive lexicon entries, allowlisted words
 //! and the FFA word cues ([`lexicon`], [`offensive`]); regular expressions for
 //! personal information run only behind cheap prefilters ([`pii`]); the FFA
-//! classifier ([`ffa`]) reads the cues and the board mentions ([`mention`]);
+//! classifier ([`ffa`]) reads the cues and the board mentions ([`mention`]), and
+//! the FFA policy settings ([`ffa_policy`]) decide where the site's documents disagree;
 //! [`spam`] keeps per-sender rates and repeats over a game.
 
 mod confusables_table;
 pub mod context;
 pub mod eval;
 pub mod ffa;
+pub mod ffa_policy;
 pub mod lexicon;
 pub mod mention;
 pub mod normalize;
@@ -26,13 +28,14 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 pub use ffa::{FfaClass, FfaOutcome, PositionVerdict};
+pub use ffa_policy::{FfaPolicy, ResignTalk};
 pub use lexicon::{Lexicon, LexiconError, LexiconSources};
 pub use mention::{Mention, MentionKind, PieceKind, Seat, Square, Tense};
 pub use normalize::NormalizedLine;
 pub use spam::{LineFingerprint, SpamSettings, SpamTracker};
 pub use types::{Action, Category, CategoryGroup, Flag, PositionEvidence, Severity, Span};
 
-/// Spam thresholds, embedded.
+/// Spam thresholds and the FFA policy settings, embedded.
 pub const CHAT_SETTINGS_TOML: &str = include_str!("../../config/chat.toml");
 
 /// The game variant a line was written in.
@@ -152,6 +155,7 @@ pub struct Analyzer {
     cues: ffa::Cues,
     board: mention::BoardWords,
     spam: SpamSettings,
+    ffa_policy: FfaPolicy,
     /// Rule and explanation of each lexicon entry, written once.
     flag_texts: Vec<EntryTexts>,
 }
@@ -194,6 +198,7 @@ impl Analyzer {
             cues,
             board: mention::BoardWords::new(),
             spam: SpamSettings::parse(settings_toml).map_err(AnalyzerError::Settings)?,
+            ffa_policy: FfaPolicy::parse(settings_toml).map_err(AnalyzerError::Settings)?,
         })
     }
 
@@ -212,6 +217,17 @@ impl Analyzer {
 
     pub fn spam_settings(&self) -> &SpamSettings {
         &self.spam
+    }
+
+    /// The FFA policy settings (`[ffa]` of the chat settings).
+    pub fn ffa_policy(&self) -> FfaPolicy {
+        self.ffa_policy
+    }
+
+    /// This analyser with other FFA policy settings.
+    pub fn with_ffa_policy(mut self, policy: FfaPolicy) -> Analyzer {
+        self.ffa_policy = policy;
+        self
     }
 
     /// A fresh spam tracker for one game, with this analyser's thresholds.
@@ -339,15 +355,17 @@ pub fn analyze_line_with(
                 mentions,
             );
         }
-        let outcome = ffa::classify(
+        let mut outcome = ffa::classify(
             ffa_scratch,
             cues,
             line,
+            text,
             &scan.token_cues,
             scan.line_cues,
             mentions,
             context.position.as_ref(),
         );
+        analyzer.ffa_policy.judge(&mut outcome);
         analysis.tense = if outcome.class == FfaClass::PastMoveDiscussion {
             Tense::Past
         } else {

@@ -48,13 +48,25 @@ impl Default for SpamSettings {
 }
 
 impl SpamSettings {
-    /// Reads `key = value` lines (TOML subset: numbers, comments, one table header
-    /// ignored); unknown keys are an error so typos do not go unnoticed.
+    /// Reads the `key = value` lines of the `[spam]` table (TOML subset: numbers,
+    /// comments); the `[ffa]` table is the FFA policy's (`FfaPolicy::parse`). Unknown keys
+    /// and tables are an error so typos do not go unnoticed.
     pub fn parse(text: &str) -> Result<SpamSettings, String> {
         let mut settings = SpamSettings::default();
+        let mut table = String::new();
         for (index, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() || line.starts_with('[') {
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                table = name.trim().to_string();
+                if !matches!(table.as_str(), "spam" | "ffa") {
+                    return Err(format!("line {}: unknown table [{table}]", index + 1));
+                }
+                continue;
+            }
+            if table == "ffa" {
                 continue;
             }
             let (key, value) = line

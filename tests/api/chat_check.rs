@@ -312,3 +312,206 @@ async fn game_id_errors_name_the_fields() {
     let error = no_game.assert_error(400, "ply_without_game");
     assert_eq!(error["details"]["field"], "ply");
 }
+
+/// A chat ban of `minutes` on Spaksi (Red of the archived game), through the moderation
+/// routes: rasulk reports, an admin claims the case and decides a chat ban.
+async fn chat_ban_spaksi(app: &TestApp, minutes: u32) -> Value {
+    use arbiter::store::schema::{cases, players};
+    use diesel::prelude::*;
+
+    archived_game(app).await;
+    let reported = app
+        .post_json(
+            "/api/v1/reports",
+            Some(&app.player_token("rasulk")),
+            &json!({ "accused": ["Spaksi"], "reason": "offensive_chat", "game": 104071136 }),
+        )
+        .await;
+    assert!(
+        reported.status == 201 || reported.status == 200,
+        "{}",
+        reported.text()
+    );
+    let case: i64 = {
+        let mut conn = app.state.pool.get().expect("connection");
+        cases::table
+            .inner_join(players::table.on(players::id.eq(cases::accused_id)))
+            .filter(players::name.eq("Spaksi"))
+            .select(cases::id)
+            .first(&mut *conn)
+            .expect("a case against Spaksi")
+    };
+    let admin = app.token(TokenRole::Admin, "alice");
+    let claimed = app
+        .post_json(
+            &format!("/api/v1/admin/cases/{case}/claim"),
+            Some(&admin),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(claimed.status, 200, "{}", claimed.text());
+    let decided = app
+        .post_json(
+            &format!("/api/v1/admin/cases/{case}/decision"),
+            Some(&admin),
+            &json!({ "decision": "sanction", "ground": "harassment", "note": "insults",
+                     "sanction": { "kind": "chat_ban", "minutes": minutes } }),
+        )
+        .await;
+    assert_eq!(decided.status, 200, "{}", decided.text());
+    decided.json()
+}
+
+#[actix_web::test]
+async fn a_chat_banned_sender_is_blocked_with_the_ban_end() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    let decided = chat_ban_spaksi(&app, 60).await;
+
+    // A harmless line from the banned sender: blocked, with the reason and the ban's end.
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "good game everyone", "sender": "Spaksi" }),
+    )
+    .await;
+    assert_eq!(body["action"], "block", "{body}");
+    assert_eq!(body["reason"], "sender_banned", "{body}");
+    assert_eq!(body["sender"]["name"], "Spaksi", "{body}");
+    assert_eq!(body["sender"]["may_chat"], false, "{body}");
+    assert!(body["sender"]["chat_until"].is_string(), "{body}");
+    assert!(categories(&body).is_empty(), "{body}");
+    // The same end as the standing the game servers read.
+    let standing = app
+        .get("/api/v1/players/Spaksi/standing", Some(&server))
+        .await
+        .json();
+    assert_eq!(body["sender"]["chat_until"], standing["chat_until"]);
+    assert_eq!(
+        body["sender"]["chat_until"],
+        decided["sanction"]["effective_end"]
+    );
+
+    // With a game too: still blocked whatever the board says.
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "gg", "sender": "Spaksi", "pgn4": pgn4_at_ply_60() }),
+    )
+    .await;
+    assert_eq!(body["action"], "block", "{body}");
+    assert_eq!(body["reason"], "sender_banned", "{body}");
+}
+
+#[actix_web::test]
+async fn an_unbanned_sender_is_judged_by_the_text() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    chat_ban_spaksi(&app, 60).await;
+
+    // Another player of the same game, never sanctioned, and a name the service never saw.
+    for sender in ["rasulk", "nobody-ever"] {
+        let body = check(
+            &app,
+            &server,
+            json!({ "text": "good game everyone", "sender": sender }),
+        )
+        .await;
+        assert_eq!(body["action"], "allow", "{body}");
+        assert!(body["reason"].is_null(), "{body}");
+        assert_eq!(body["sender"]["may_chat"], true, "{body}");
+        assert!(body["sender"]["chat_until"].is_null(), "{body}");
+
+        let body = check(
+            &app,
+            &server,
+            json!({ "text": "blue your queen is hanging", "sender": sender }),
+        )
+        .await;
+        assert_eq!(body["action"], "block", "{body}");
+        assert!(body["reason"].is_null(), "{body}");
+        assert!(flag(&body, "move_suggestion").is_some(), "{body}");
+    }
+    // Without `sender` the answer has no sender part.
+    let body = check(&app, &server, json!({ "text": "gg" })).await;
+    assert!(
+        body["sender"].is_null() && body["reason"].is_null(),
+        "{body}"
+    );
+}
+
+#[actix_web::test]
+async fn sender_must_be_a_possible_player_name() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    for sender in [String::new(), "   ".to_string(), "x".repeat(65)] {
+        let error = app
+            .post_json(
+                PATH,
+                Some(&server),
+                &json!({ "text": "gg", "sender": sender }),
+            )
+            .await
+            .assert_error(422, "invalid_sender");
+        assert_eq!(error["details"]["field"], "sender", "{error}");
+        assert_eq!(error["details"]["max_chars"], 64, "{error}");
+    }
+    // 64 characters is a name.
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "gg", "sender": "x".repeat(64) }),
+    )
+    .await;
+    assert_eq!(body["sender"]["may_chat"], true, "{body}");
+}
+
+#[actix_web::test]
+async fn a_bare_check_is_judged_by_who_gave_check() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+    let id = archived_game(&app).await;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
+    );
+    let game = arbiter::rules::replay::replay(&std::fs::read_to_string(path).expect("record"))
+        .expect("replays");
+    // The first ply that gave check, and its mover.
+    let (ply, checker) = game
+        .plies
+        .iter()
+        .find(|p| !p.checks.is_empty() && p.played.is_some())
+        .map(|p| (p.index + 1, p.mover))
+        .expect("a check in the game");
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "check!", "game_id": id, "ply": ply,
+                "sender_seat": checker.name().to_ascii_lowercase() }),
+    )
+    .await;
+    assert_eq!(body["ffa"], "check_announcement", "{body}");
+    assert_eq!(body["action"], "allow", "{body}");
+    assert_eq!(body["position"]["sender_gave_check"], true, "{body}");
+
+    // The checking player named by `sender` alone is seated by the game's player tags.
+    let name = game
+        .pgn
+        .tag(checker.name())
+        .expect("player tag")
+        .to_string();
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "check!", "game_id": id, "ply": ply, "sender": name }),
+    )
+    .await;
+    assert_eq!(body["ffa"], "check_announcement", "{body}");
+    assert_eq!(body["sender"]["may_chat"], true, "{body}");
+
+    // Without a game a bare "check" is an announcement too (documented choice).
+    let body = check(&app, &server, json!({ "text": "check" })).await;
+    assert_eq!(body["ffa"], "check_announcement", "{body}");
+    assert_eq!(body["action"], "allow", "{body}");
+}

@@ -170,7 +170,7 @@ async fn closed_sets_are_enums_equal_to_the_domain_values() {
     let severities = every_variant!(Severity: Low, Medium, High, Critical);
     assert_eq!(severities, Severity::ALL.to_vec());
     let classes = every_variant!(FfaClass: Begging, Offering, MoveSuggestion, Intention,
-        Collusion, ResignOrClaim, PastMoveDiscussion, TurnReminder, Neutral);
+        Collusion, ResignOrClaim, PastMoveDiscussion, TurnReminder, CheckAnnouncement, Neutral);
     assert_eq!(classes, FfaClass::ALL.to_vec());
     let aborts = every_variant!(AbortReason: TeamsFirstMove, CustomStartFirstMove,
         BulletFirstMove, EarlyLeave);

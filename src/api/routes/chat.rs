@@ -1,7 +1,9 @@
 //! `POST /api/v1/chat/check`: the live check of one chat line before a game server shows
-//! it, optionally judged against the game so far (PGN4) or an archived game at a ply.
+//! it, optionally judged against the game so far (PGN4) or an archived game at a ply, and
+//! against the sender's standing (a chat-banned sender is blocked whatever the line says).
 
 use actix_web::web;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
@@ -11,12 +13,14 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::routes::games::game_not_found;
 use crate::api::state::AppState;
+use crate::archive::ingest::MAX_NAME_CHARS;
 use crate::chat::context::{analyze_line_in_context, BoardContext, PositionCheck};
 use crate::chat::{
     self, Action, Category, FfaClass, Flag, LineAnalysis, LineContext, Severity, Tense,
 };
+use crate::moderation::standing::Standing;
 use crate::rules::replay::{self, Replay, ReplayError};
-use crate::store::games;
+use crate::store::{self, games, sanctions};
 
 /// Longest line accepted, in characters.
 pub const MAX_TEXT_CHARS: usize = 500;
@@ -65,6 +69,12 @@ pub struct ChatCheckRequest {
     pub diplomacy: Option<bool>,
     /// The sender's seat, if the sender plays in the game.
     pub sender_seat: Option<SeatName>,
+    /// The sender's player name (1 to 64 characters). A sender with a chat ban in force is
+    /// answered `block` with `reason` `sender_banned` and the ban's end, whatever the line
+    /// says (the standing of `GET /api/v1/players/{name}/standing`). With a game and no
+    /// `sender_seat`, the sender is seated by the game's player tags.
+    #[schema(example = "Spaksi", min_length = 1, max_length = 64)]
+    pub sender: Option<String>,
     /// The game so far; the line's board mentions are checked against its last position
     /// (or the position at `ply`). Not together with `game_id`.
     pub pgn4: Option<String>,
@@ -143,13 +153,38 @@ pub struct PositionView {
     pub piece_hanging: Option<bool>,
     pub seat_active: Option<bool>,
     pub move_clearly_bad: Option<bool>,
+    /// For a bare "check": whether the sender's last move gave check (then it is the
+    /// sender's announcement).
+    pub sender_gave_check: Option<bool>,
     pub findings: Vec<String>,
+}
+
+/// Why a line is blocked whatever it says.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockReason {
+    /// The sender has a chat ban (or a club ban) in force.
+    SenderBanned,
+}
+
+/// The sender's chat standing now, as `GET /api/v1/players/{name}/standing` reports it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SenderView {
+    pub name: String,
+    pub may_chat: bool,
+    /// When the sender's chat ban ends; null with `may_chat` false: permanent.
+    pub chat_until: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ChatCheckResponse {
-    /// What to do with the line: the strictest action any flag asks for.
+    /// What to do with the line: the strictest action any flag asks for, or `block` for a
+    /// chat-banned sender.
     pub action: ActionName,
+    /// Set when the line is blocked whatever it says: `sender_banned`.
+    pub reason: Option<BlockReason>,
+    /// The sender's chat standing, when `sender` was given.
+    pub sender: Option<SenderView>,
     pub flags: Vec<FlagView>,
     /// How the line reads under the FFA chat rules, when they apply.
     pub ffa: Option<FfaClass>,
@@ -160,7 +195,9 @@ pub struct ChatCheckResponse {
 
 /// Checks one chat line: offensive language, personal information, spam within the line
 /// and, in FFA games, the FFA chat rules; with `pgn4` or an archived `game_id`, board
-/// mentions are checked against the position at `ply` (default the last one).
+/// mentions are checked against the position at `ply` (default the last one). With
+/// `sender`, a sender with a chat ban in force is answered `block` (`reason`
+/// `sender_banned`, the ban's end in `sender.chat_until`).
 #[utoipa::path(post, path = "/api/v1/chat/check", tag = "chat",
     security(("bearer" = [])),
     request_body = ChatCheckRequest,
@@ -170,7 +207,7 @@ pub struct ChatCheckResponse {
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not a game server", body = ErrorEnvelope),
         (status = 404, description = "No archived game has `game_id`", body = ErrorEnvelope),
-        (status = 422, description = "Text too long, a PGN4 that does not replay, or `ply` beyond the game", body = ErrorEnvelope),
+        (status = 422, description = "Text too long, a `sender` that is empty or longer than 64 characters (`invalid_sender`), a PGN4 that does not replay, or `ply` beyond the game", body = ErrorEnvelope),
     ))]
 pub async fn check_line(
     _server: ServerCaller,
@@ -186,8 +223,22 @@ pub async fn check_line(
             json!({ "field": "text", "max_chars": MAX_TEXT_CHARS, "chars": chars }),
         ));
     }
+    // The sender's standing: the same read as `GET /api/v1/players/{name}/standing`.
+    let standing = match &request.sender {
+        Some(name) => {
+            check_sender(name)?;
+            let name = name.clone();
+            let standing = state
+                .db_read_only(move |conn| {
+                    sanctions::standing_of(conn, &name, store::now()).map_err(ApiError::from)
+                })
+                .await?;
+            Some(standing)
+        }
+        None => None,
+    };
     let analyzer = state.chat.clone();
-    let response = match (request.game_id, &request.pgn4) {
+    let mut response = match (request.game_id, &request.pgn4) {
         (Some(_), Some(_)) => {
             return Err(ApiError::BadRequest {
                 code: "conflicting_fields",
@@ -234,7 +285,50 @@ pub async fn check_line(
             check(&analyzer, request, None)?
         }
     };
+    if let (Some(standing), Some(sender)) = (standing, response.sender.as_mut()) {
+        apply_standing(
+            &standing,
+            sender,
+            &mut response.action,
+            &mut response.reason,
+        );
+    }
     Ok(web::Json(response))
+}
+
+/// A sender name must be a possible player name: 1 to `MAX_NAME_CHARS` characters, not
+/// blank, without control characters.
+fn check_sender(name: &str) -> Result<(), ApiError> {
+    let chars = name.chars().count();
+    let problem = if name.trim().is_empty() {
+        "is empty: give the sender's player name".to_string()
+    } else if chars > MAX_NAME_CHARS {
+        format!("is {chars} characters long; a player name has at most {MAX_NAME_CHARS}")
+    } else if name.chars().any(char::is_control) {
+        "has a control character; a player name has none".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(ApiError::unprocessable(
+        "invalid_sender",
+        format!("`sender` {problem}."),
+        json!({ "field": "sender", "min_chars": 1, "max_chars": MAX_NAME_CHARS, "chars": chars }),
+    ))
+}
+
+/// A sender who may not chat is blocked whatever the line says.
+fn apply_standing(
+    standing: &Standing,
+    sender: &mut SenderView,
+    action: &mut ActionName,
+    reason: &mut Option<BlockReason>,
+) {
+    sender.may_chat = standing.may_chat;
+    sender.chat_until = standing.chat_until;
+    if !standing.may_chat {
+        *action = ActionName::Block;
+        *reason = Some(BlockReason::SenderBanned);
+    }
 }
 
 fn check(
@@ -276,15 +370,23 @@ fn check(
         position: None,
     };
     let board = game.as_ref().map(|game| {
-        let (position, ply) = chat::context::position_for(game, u32::try_from(ply).ok());
-        BoardContext {
-            position,
-            ply,
-            sender: request.sender_seat.map(seat),
-        }
+        // The sender's seat as given, else by the player names of the game's tags.
+        let sender = request.sender_seat.map(seat).or_else(|| {
+            request
+                .sender
+                .as_deref()
+                .and_then(|name| chat::context::seat_of_player(game, name))
+        });
+        BoardContext::of_replay(game, u32::try_from(ply).ok(), sender)
     });
     let (analysis, position) = analyze_line_in_context(analyzer, &context, board, &request.text);
-    Ok(view(&request.text, analysis, position))
+    let mut response = view(&request.text, analysis, position);
+    response.sender = request.sender.map(|name| SenderView {
+        name,
+        may_chat: true,
+        chat_until: None,
+    });
+    Ok(response)
 }
 
 fn variant(v: VariantName) -> chat::Variant {
@@ -352,6 +454,8 @@ fn view(text: &str, analysis: LineAnalysis, position: Option<PositionCheck>) -> 
             Action::Warn => ActionName::Warn,
             Action::Block => ActionName::Block,
         },
+        reason: None,
+        sender: None,
         flags: analysis
             .flags
             .into_iter()
@@ -369,6 +473,7 @@ fn view(text: &str, analysis: LineAnalysis, position: Option<PositionCheck>) -> 
             piece_hanging: check.verdict.piece_hanging,
             seat_active: check.verdict.seat_active,
             move_clearly_bad: check.verdict.move_clearly_bad,
+            sender_gave_check: check.verdict.sender_gave_check,
             findings: check.findings,
         }),
     }
