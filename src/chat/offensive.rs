@@ -148,11 +148,19 @@ fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Op
     let mut best: Option<u32> = None;
     for (form, entry) in candidates {
         let form = form.as_bytes();
-        let matched = wildcard_match(word, form, b'*')
+        // Each wildcard stands for one letter or none: a term longer than the word, or shorter
+        // than its letters (less an inflection ending), cannot match; nor is a word read as a
+        // term less than half its length ("f*u*c*k" is, "s**********e***s" is no word).
+        // This skips most terms.
+        if form.len() > word.len() || form.len() + 3 < letters || word.len() > 2 * form.len() + 3 {
+            continue;
+        }
+        let matched = could_end_alike(word, form) && wildcard_match(word, form, b'*')
             || WORD_ENDINGS.iter().any(|ending| {
-                word.len() > ending.len() + 2
-                    && word.ends_with(ending.as_bytes())
-                    && wildcard_match(&word[..word.len() - ending.len()], form, b'*')
+                word.len() > ending.len() + 2 && word.ends_with(ending.as_bytes()) && {
+                    let stem = &word[..word.len() - ending.len()];
+                    could_end_alike(stem, form) && wildcard_match(stem, form, b'*')
+                }
             });
         if matched {
             let better = match best {
@@ -172,6 +180,15 @@ fn match_censored(lexicon: &Lexicon, line: &NormalizedLine, token: &Token) -> Op
         entry,
         censored: true,
     })
+}
+
+/// A cheap test before [`wildcard_match`]: a word that ends with a letter matches only a term
+/// that ends with the same letter.
+fn could_end_alike(word: &[u8], form: &[u8]) -> bool {
+    match word.last() {
+        Some(&b'*') | None => true,
+        Some(last) => form.last() == Some(last),
+    }
 }
 
 /// A letter "x" inside a short word is often a censoring mark ("fuxk", "bitxh"):
