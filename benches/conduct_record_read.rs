@@ -122,8 +122,7 @@ fn split(
         let write_single = started.elapsed().as_secs_f64();
         // What the HTTP path queued, applied as the applier does (500 games per transaction).
         let started = Instant::now();
-        while conduct::apply_pending(&mut single, policy, &moderation, 500, store::now())?
-            .examined()
+        while conduct::apply_pending(&mut single, policy, &moderation, 500, store::now())?.taken()
             > 0
         {}
         let apply = started.elapsed().as_secs_f64();

@@ -43,15 +43,14 @@ pub struct ConductSettings {
     pub apply_interval_ms: u64,
     /// Most stored games the applier applies in one transaction.
     pub apply_batch: u32,
-    /// The nice value (0-19) of the thread where the applier reads and applies batches
-    /// (Linux); its writes run at normal priority. 0: normal priority.
-    pub applier_niceness: i32,
 }
 
 /// Bounds of `[conduct] apply_batch` (its ids are bound parameters of one statement).
 pub const MAX_CONDUCT_APPLY_BATCH: u32 = 5000;
 /// Upper bound of `[conduct] apply_interval_ms`: records may not trail ingest by more.
 pub const MAX_CONDUCT_APPLY_INTERVAL_MS: u64 = 60_000;
+/// Upper bound of `[database] write_deadline_ms`.
+pub const MAX_WRITE_DEADLINE_MS: u64 = 60_000;
 /// Upper bound of `[database] checkpoint_interval_ms`.
 pub const MAX_CHECKPOINT_INTERVAL_MS: u64 = 60_000;
 
@@ -126,6 +125,9 @@ pub struct DatabaseSettings {
     pub pool_size: u32,
     pub connect_timeout_secs: u64,
     pub busy_timeout_ms: u64,
+    /// SQLite only: how long a write waits for its turn at the one writer before the request
+    /// answers 503 with `Retry-After`.
+    pub write_deadline_ms: u64,
     /// SQLite only: how often `arbiter serve` copies the write-ahead log into the database
     /// file, off the writers' path; 0 leaves it to the committing writer.
     pub checkpoint_interval_ms: u64,
@@ -301,6 +303,14 @@ impl Settings {
                 "must be greater than 0",
             ));
         }
+        if self.database.write_deadline_ms == 0
+            || self.database.write_deadline_ms > MAX_WRITE_DEADLINE_MS
+        {
+            return Err(bad(
+                "database.write_deadline_ms",
+                &format!("must be between 1 and {MAX_WRITE_DEADLINE_MS}"),
+            ));
+        }
         if self.database.checkpoint_interval_ms > MAX_CHECKPOINT_INTERVAL_MS {
             return Err(bad(
                 "database.checkpoint_interval_ms",
@@ -351,9 +361,6 @@ impl Settings {
                 "conduct.apply_batch",
                 &format!("must be between 1 and {MAX_CONDUCT_APPLY_BATCH}"),
             ));
-        }
-        if !(0..=19).contains(&self.conduct.applier_niceness) {
-            return Err(bad("conduct.applier_niceness", "must be between 0 and 19"));
         }
         self.metrics.validate(self.server.listen)?;
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
@@ -528,12 +535,12 @@ mod tests {
             ("[conduct]\napply_batch = 0\n", "conduct.apply_batch"),
             ("[conduct]\napply_batch = 5001\n", "conduct.apply_batch"),
             (
-                "[conduct]\napplier_niceness = 20\n",
-                "conduct.applier_niceness",
+                "[database]\nwrite_deadline_ms = 0\n",
+                "database.write_deadline_ms",
             ),
             (
-                "[conduct]\napplier_niceness = -1\n",
-                "conduct.applier_niceness",
+                "[database]\nwrite_deadline_ms = 60001\n",
+                "database.write_deadline_ms",
             ),
         ] {
             let err = Settings::from_toml_str(toml).unwrap_err();

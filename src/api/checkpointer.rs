@@ -3,7 +3,7 @@
 //!
 //! Why: by default the writer whose commit fills 1,000 log pages copies them, fsyncs included,
 //! before it returns, and every other writer in the process waits for its turn meanwhile
-//! (`AppState::db_write`). A passive checkpoint on its own connection runs alongside the
+//! (`AppState::write`). A passive checkpoint on its own connection runs alongside the
 //! writers instead. Commits still checkpoint if this falls far behind
 //! (`store::connection::WAL_AUTOCHECKPOINT_BEHIND_PAGES`), so the log stays bounded.
 
@@ -27,7 +27,7 @@ const FINISH_IN_TURN_PAGES: i32 = 4_096;
 
 async fn run(state: web::Data<AppState>, interval: Duration) {
     loop {
-        match state.db(store::checkpoint_wal).await {
+        match state.read(store::checkpoint_wal).await {
             Ok(Some(mut done)) => {
                 // SQLite starts the log over from its beginning only once every page in it
                 // has been copied, and writers keep appending while a passive checkpoint
@@ -35,7 +35,7 @@ async fn run(state: web::Data<AppState>, interval: Duration) {
                 // it themselves. Past a few thousand pages the remainder (what was written
                 // during this pass) is copied in a writer turn, where nothing is appended.
                 if done.log_pages >= FINISH_IN_TURN_PAGES {
-                    if let Ok(Some(finished)) = state.db_write(store::checkpoint_wal).await {
+                    if let Ok(Some(finished)) = state.write(store::checkpoint_wal).await {
                         done = finished;
                     }
                 }

@@ -1,14 +1,11 @@
 //! The conduct applier: a background task of every `arbiter serve` instance that applies
-//! queued games (stored by ingest: `games.conduct_seats` after the mark on SQLite,
-//! `conduct_pending` on PostgreSQL) to their players' conduct records in
-//! batches, then raises the automatic reports their signals call for.
+//! queued games (`conduct_pending`, written by ingest in the game's own transaction) to their
+//! players' conduct records in batches, and files the automatic reports their signals call
+//! for. Each batch is one transaction (`store::conduct::apply_pending`).
 //!
 //! Why a queue: applying a game reads, updates and rewrites four player records. Inside the
-//! game's own transaction that cost about as much as storing the game (SQLite's single writer
-//! held for it; on PostgreSQL, shared players' row locks held across whole ingests). Batched,
-//! a player's record is read and written once per batch and the batch commits once; on SQLite
-//! the batch is read and applied before the applier's turn to write, so ingest waits only for
-//! its writes.
+//! game's own transaction that cost about as much as storing the game; batched, a player's
+//! record is read and written once per batch and the batch commits once.
 //!
 //! Several instances may share a PostgreSQL database: each takes rows with `SKIP LOCKED`.
 //! Records and conduct reports trail ingest by about `[conduct] apply_interval_ms`; a queued
@@ -36,7 +33,7 @@ async fn run(state: web::Data<AppState>) {
             // The queue is durable: a failed batch rolled back and is tried again next time.
             Err(e) => tracing::error!(error = %e, "conduct applier: batch failed"),
         }
-        let pending = state.db(crate::store::conduct::pending_count).await;
+        let pending = state.read(crate::store::conduct::pending_count).await;
         if let Ok(n) = pending {
             state
                 .metrics

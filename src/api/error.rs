@@ -120,6 +120,10 @@ pub enum ApiError {
     /// 503: a dependency (the database) is unavailable.
     #[error("{message}")]
     Unavailable { message: String },
+    /// 503: SQLite's one writer did not reach this write within `[database]
+    /// write_deadline_ms`; nothing was written.
+    #[error("The database is busy with other writes; nothing was written. Retry in {retry_after_secs} seconds.")]
+    WriterBusy { retry_after_secs: u64 },
 }
 
 impl ApiError {
@@ -174,6 +178,7 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => "rate_limited",
             ApiError::Internal(_) => "internal",
             ApiError::Unavailable { .. } => "unavailable",
+            ApiError::WriterBusy { .. } => "busy",
         }
     }
 
@@ -191,7 +196,8 @@ impl ApiError {
             ApiError::PayloadTooLarge { limit } => json!({ "limit_bytes": limit }),
             ApiError::UnsupportedMediaType { accepted } => json!({ "accepted": accepted }),
             ApiError::MethodNotAllowed { allowed } => json!({ "allowed": allowed }),
-            ApiError::TooManyRequests { retry_after_secs } => {
+            ApiError::TooManyRequests { retry_after_secs }
+            | ApiError::WriterBusy { retry_after_secs } => {
                 json!({ "retry_after_secs": retry_after_secs })
             }
             _ => json!({}),
@@ -233,7 +239,9 @@ impl ResponseError for ApiError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable { .. } | ApiError::WriterBusy { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 
@@ -241,6 +249,7 @@ impl ResponseError for ApiError {
         match self {
             ApiError::Internal(cause) => tracing::error!(error.cause = %cause, "internal error"),
             ApiError::Unavailable { message } => tracing::warn!(%message, "unavailable"),
+            ApiError::WriterBusy { .. } => tracing::warn!("write refused: the writer is busy"),
             _ => {}
         }
         let mut response = HttpResponse::build(self.status_code());
@@ -252,6 +261,7 @@ impl ResponseError for ApiError {
                 response.insert_header((header::ALLOW, allowed.join(", ")));
             }
             ApiError::TooManyRequests { retry_after_secs }
+            | ApiError::WriterBusy { retry_after_secs }
             | ApiError::RateLimited {
                 retry_after_secs, ..
             } => {
@@ -308,11 +318,5 @@ impl From<diesel::r2d2::PoolError> for ApiError {
 impl From<actix_web::error::BlockingError> for ApiError {
     fn from(err: actix_web::error::BlockingError) -> Self {
         ApiError::internal(format!("blocking task failed: {err}"))
-    }
-}
-
-impl From<super::low_priority::WorkerGone> for ApiError {
-    fn from(err: super::low_priority::WorkerGone) -> Self {
-        ApiError::internal(err)
     }
 }

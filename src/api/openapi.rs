@@ -240,7 +240,9 @@ fn add_standard_responses(operation: &mut Operation) {
             "503",
             error_response(
                 "The database is unavailable: no pooled connection within \
-                 `database.connect_timeout_secs` (`unavailable`).",
+                 `database.connect_timeout_secs` (`unavailable`); or, on SQLite, a write \
+                 waited longer than `database.write_deadline_ms` for the one writer (`busy`, \
+                 with `Retry-After`; nothing was written).",
             ),
         );
     }

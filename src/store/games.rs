@@ -11,10 +11,11 @@ use diesel::prelude::*;
 use crate::moderation::ModerationPolicy;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::conduct::{ConductQueue, ConductWriter, SeatToRecord};
+use super::conduct::{ConductWriter, SeatToRecord};
 use super::connection::DbConnection;
 use super::schema::{game_chat, game_events, game_seats, games};
 use crate::archive::ingest::{PreparedGame, SeatColour};
+use crate::conduct::SeatOutcome;
 
 diesel::define_sql_function! {
     /// SQLite: the rowid of this connection's last insert.
@@ -88,8 +89,6 @@ struct NewGame<'a> {
     aborted_reason: Option<&'a str>,
     pgn4: &'a str,
     created_at: NaiveDateTime,
-    /// SQLite's conduct queue: the seats' outcomes, encoded, until the applier takes them.
-    conduct_seats: Option<&'a str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable)]
@@ -303,12 +302,6 @@ fn insert_rows(
             })
             .collect()
     });
-    // Queuing for conduct adds no statement to the ingest: SQLite queues in the games row
-    // itself, PostgreSQL with an insert that also returns the id ingest looks up anyway.
-    let queue = match (&conduct_seats, &conduct_step) {
-        (Some(seats), ConductStep::Queue) => Some(super::conduct::queue_for(conn, seats)),
-        _ => None,
-    };
     let new = NewGame {
         site_game_id: &g.site_game_id,
         content_hash: &g.content_hash,
@@ -329,23 +322,8 @@ fn insert_rows(
         aborted_reason: g.abort.map(|a| a.reason.as_str()),
         pgn4: &g.pgn4,
         created_at: now,
-        conduct_seats: match &queue {
-            Some(ConductQueue::InGameRow(seats)) => Some(seats),
-            _ => None,
-        },
     };
-    diesel::insert_into(games::table)
-        .values(&new)
-        .execute(conn)?;
-    let id = match &queue {
-        Some(ConductQueue::PendingTable(seats)) => {
-            super::conduct::queue_stored_game(conn, &g.site_game_id, played_at, seats)?
-        }
-        _ => games::table
-            .filter(games::site_game_id.eq(&g.site_game_id))
-            .select(games::id)
-            .first(conn)?,
-    };
+    let id = insert_returning_id!(conn, games::table, &new, games::id)?;
     let seats: Vec<SeatRow> = prepared
         .seats
         .iter()
@@ -409,8 +387,17 @@ fn insert_rows(
         }
     }
     super::chat_flags::insert_for_game(conn, id, prepared, policy, now)?;
-    if let (Some(seats), ConductStep::Apply(writer)) = (&conduct_seats, conduct_step) {
-        writer.record_game(conn, id, played_at, seats, now)?;
+    match (&conduct_seats, conduct_step) {
+        (Some(seats), ConductStep::Queue) => {
+            let listed: Vec<(&str, &SeatOutcome)> =
+                seats.iter().map(|s| (s.player, s.outcome)).collect();
+            let encoded = crate::conduct::stored::encode_seats(&listed);
+            super::conduct::enqueue(conn, id, played_at, &encoded)?;
+        }
+        (Some(seats), ConductStep::Apply(writer)) => {
+            writer.record_game(conn, id, played_at, seats, now)?;
+        }
+        (None, _) => {}
     }
     Ok(id)
 }

@@ -60,7 +60,7 @@ pub mod schema;
 
 pub use connection::{
     checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,
-    PooledConnection,
+    PoolSetupError, PooledConnection,
 };
 
 use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};

@@ -1,7 +1,6 @@
 //! Table definitions shared by both backends. Written by hand (not generated) because the
 //! SQLite and PostgreSQL DDL differ in spelling while mapping to the same diesel types:
-//! ids are `BigInt`, timestamps are `Timestamp` holding UTC. `games.conduct_seats` is SQLite's
-//! conduct queue (NULL on PostgreSQL); `conduct_progress`, its mark, exists on SQLite only.
+//! ids are `BigInt`, timestamps are `Timestamp` holding UTC.
 
 diesel::table! {
     api_tokens (id) {
@@ -37,7 +36,6 @@ diesel::table! {
         aborted_reason -> Nullable<Text>,
         pgn4 -> Text,
         created_at -> Timestamp,
-        conduct_seats -> Nullable<Text>,
     }
 }
 
@@ -135,15 +133,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// SQLite only (one row): the conduct applier's mark in `games`.
-    conduct_progress (id) {
-        id -> BigInt,
-        applied_through -> BigInt,
-        version -> BigInt,
-    }
-}
-
-diesel::table! {
     conduct_pending (game_id) {
         game_id -> BigInt,
         played_at -> Timestamp,
@@ -156,7 +145,6 @@ diesel::table! {
         player -> Text,
         player_id -> BigInt,
         record -> Text,
-        version -> BigInt,
         updated_at -> Timestamp,
     }
 }
@@ -336,6 +324,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     modlog,
     conduct_outcomes,
     conduct_pending,
-    conduct_progress,
     conduct_records
 );

@@ -120,15 +120,24 @@ fn timestamps_round_trip_exactly() {
     assert!(age.num_seconds().abs() < 60, "stored as UTC: {age}");
 }
 
-/// SQLite's conduct queue moves from `conduct_pending` into the games' rows (migration
-/// 2025-12-01): queued games keep their seats, the mark lands just below the oldest of them,
-/// and going down puts them back.
+/// SQLite's conduct queue moves back from the games' rows into `conduct_pending` (migration
+/// 2026-01-01, one queue on both backends): games queued after the mark keep their seats,
+/// games below it or never queued stay out, and going down puts the mark and the rows back.
 #[test]
-fn sqlite_conduct_queue_moves_into_game_rows_and_back() {
+fn sqlite_conduct_queue_moves_from_game_rows_into_the_queue_table_and_back() {
     use diesel::connection::SimpleConnection;
     use diesel::prelude::*;
+    use diesel::sql_types::{BigInt, Nullable, Text};
     use diesel_migrations::MigrationHarness;
-    use store::schema::{conduct_pending, conduct_progress, games};
+    use store::schema::conduct_pending;
+
+    #[derive(QueryableByName, Debug, PartialEq)]
+    struct GameQueue {
+        #[diesel(sql_type = BigInt)]
+        id: i64,
+        #[diesel(sql_type = Nullable<Text>)]
+        conduct_seats: Option<String>,
+    }
 
     let db = TestDb::sqlite();
     let settings = test_settings(&db);
@@ -141,55 +150,53 @@ fn sqlite_conduct_queue_moves_into_game_rows_and_back() {
         .pending_migrations(migrations::SQLITE_MIGRATIONS)
         .expect("pending")
         .first()
-        .is_some_and(|m| m.name().version().to_string() != "20251201000000")
+        .is_some_and(|m| m.name().version().to_string() != "20260101000000")
     {
         c.run_next_migration(migrations::SQLITE_MIGRATIONS)
             .expect("migration");
     }
-    // Game 1 was applied, game 2 is still queued, game 3 came from the bulk import.
-    for n in 1..=3 {
+    // Game 1 was applied (the mark), game 2 is queued in its row, game 3 came from the bulk
+    // import (never queued), game 4 is queued too.
+    for n in 1..=4 {
+        let seats = if n % 2 == 0 {
+            format!("'seats {n}'")
+        } else {
+            "NULL".to_string()
+        };
         c.batch_execute(&format!(
             "INSERT INTO games (site_game_id, content_hash, variant, rule_variants, time_control, \
              start_setup, termination, termination_text, result_tag, played_at, plies, aborted, \
-             pgn4, created_at) VALUES ('{n}', 'h', 'FFA', '', '1+15', '', 'x', 'x', '*', \
-             '2025-10-0{n} 10:00:00', 0, 0, '', '2025-10-0{n} 10:00:00')"
+             pgn4, created_at, conduct_seats) VALUES ('{n}', 'h', 'FFA', '', '1+15', '', 'x', \
+             'x', '*', '2025-10-0{n} 10:00:00', 0, 0, '', '2025-10-0{n} 10:00:00', {seats})"
         ))
         .expect("game");
     }
-    c.batch_execute(
-        "INSERT INTO conduct_pending (game_id, played_at, seats) \
-         VALUES (2, '2025-10-02 10:00:00', 'queued seats')",
-    )
-    .expect("queued");
+    c.batch_execute("UPDATE conduct_progress SET applied_through = 1")
+        .expect("mark");
 
     c.run_pending_migrations(migrations::SQLITE_MIGRATIONS)
         .expect("up");
-    let seats: Vec<(i64, Option<String>)> = games::table
-        .select((games::id, games::conduct_seats))
-        .order(games::id.asc())
+    let queued: Vec<(i64, String)> = conduct_pending::table
+        .select((conduct_pending::game_id, conduct_pending::seats))
+        .order(conduct_pending::game_id.asc())
         .load(c)
-        .expect("games");
+        .expect("pending");
     assert_eq!(
-        seats,
-        vec![(1, None), (2, Some("queued seats".to_string())), (3, None)]
+        queued,
+        vec![(2, "seats 2".to_string()), (4, "seats 4".to_string())]
     );
-    let mark: i64 = conduct_progress::table
-        .select(conduct_progress::applied_through)
-        .first(c)
-        .expect("mark");
-    assert_eq!(mark, 1);
-    let left: i64 = conduct_pending::table.count().get_result(c).expect("count");
-    assert_eq!(left, 0);
-    assert_eq!(store::conduct::pending_count(&mut conn).expect("count"), 1);
+    assert_eq!(store::conduct::pending_count(&mut conn).expect("count"), 2);
 
     let store::DbConnection::Sqlite(c) = &mut *conn else {
         unreachable!()
     };
     c.revert_last_migration(migrations::SQLITE_MIGRATIONS)
         .expect("down");
-    let back: Vec<(i64, String)> = conduct_pending::table
-        .select((conduct_pending::game_id, conduct_pending::seats))
+    let back: Vec<GameQueue> = diesel::sql_query("SELECT id, conduct_seats FROM games ORDER BY id")
         .load(c)
-        .expect("pending");
-    assert_eq!(back, vec![(2, "queued seats".to_string())]);
+        .expect("games");
+    let seats: Vec<Option<&str>> = back.iter().map(|g| g.conduct_seats.as_deref()).collect();
+    assert_eq!(seats, vec![None, Some("seats 2"), None, Some("seats 4")]);
+    let left: i64 = conduct_pending::table.count().get_result(c).expect("count");
+    assert_eq!(left, 0);
 }

@@ -147,7 +147,7 @@ pub(crate) fn bearer_token(req: &HttpRequest) -> Result<String, ApiError> {
 async fn api_token_caller(state: &AppState, presented_hash: String) -> Result<AnyCaller, ApiError> {
     let resolution = last_used_resolution(state);
     state
-        .db(move |conn| resolve_api_token(conn, &presented_hash, resolution))
+        .read(move |conn| resolve_api_token(conn, &presented_hash, resolution))
         .await
 }
 
@@ -229,7 +229,7 @@ impl TokenTouch {
     pub fn apply_later(self, state: &AppState) {
         let state = state.clone();
         actix_web::rt::spawn(async move {
-            if let Err(error) = state.db(move |conn| self.apply(conn)).await {
+            if let Err(error) = state.write(move |conn| self.apply(conn)).await {
                 tracing::warn!(%error, "could not record a token's last use");
             }
         });

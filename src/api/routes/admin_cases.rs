@@ -78,7 +78,7 @@ pub async fn claim_case(
     let policy = state.moderation.clone();
     let name = admin.name.clone();
     let result = state
-        .db(move |conn| {
+        .write(move |conn| {
             let me = admin_id(conn, &name)?;
             Ok::<_, ApiError>(cases::claim(conn, id, (me, &name), &policy, store::now())?)
         })
@@ -133,7 +133,7 @@ pub async fn release_case(
 ) -> Result<web::Json<Released>, ApiError> {
     let id = id.into_inner();
     let result = state
-        .db(move |conn| {
+        .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
             Ok::<_, ApiError>(cases::release(conn, id, (me, &admin.name), store::now())?)
         })
@@ -305,7 +305,7 @@ pub async fn decide_case(
     check_evidence_numbers(&body.evidence_games)?;
     let policy = state.moderation.clone();
     let decided = state
-        .db(move |conn| {
+        .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
             let input = DecisionInput {
                 admin_id: me,

@@ -281,7 +281,7 @@ pub async fn list_cases(
     let after = cursor.map(|c| c.key);
     let policy: Arc<ModerationPolicy> = Arc::clone(&state.moderation);
     let rows = state
-        .db(move |conn| {
+        .read(move |conn| {
             let rank = |base: f64, opened_at: NaiveDateTime| {
                 priority_with_age(base, to_utc(opened_at), to_utc(now), &policy)
             };
@@ -742,7 +742,7 @@ pub async fn get_case(
     let id = id.into_inner();
     let now = crate::store::now();
     let (evidence, record) = state
-        .db(move |conn| {
+        .read(move |conn| {
             let Some(evidence) = queue::case_evidence(conn, id)? else {
                 return Ok(None);
             };
@@ -844,7 +844,7 @@ pub async fn list_appeals(
         .map(decode_appeal_cursor)
         .transpose()?;
     let mut rows = state
-        .db(move |conn| queue::appeals_page(conn, status, after, limit as i64 + 1))
+        .read(move |conn| queue::appeals_page(conn, status, after, limit as i64 + 1))
         .await?;
     let more = rows.len() > limit;
     rows.truncate(limit);

@@ -78,7 +78,7 @@ pub async fn list_tokens(
 ) -> Result<web::Json<Page<TokenView>>, ApiError> {
     let page = query.by_id()?;
     let rows = state
-        .db(move |conn| api_tokens::list_page(conn, page.after_id, page.fetch_limit()))
+        .read(move |conn| api_tokens::list_page(conn, page.after_id, page.fetch_limit()))
         .await?;
     let views = rows
         .into_iter()
@@ -104,7 +104,7 @@ pub async fn create_token(
 ) -> Result<HttpResponse, ApiError> {
     let CreateToken { name, role } = body.into_inner();
     let (row, token) = state
-        .db(move |conn| tokens::issue(conn, role, &name))
+        .write(move |conn| tokens::issue(conn, role, &name))
         .await?;
     tracing::info!(token_id = row.id, role = role.as_str(), by = %admin.name, "api token created");
     let created = CreatedToken {
@@ -131,7 +131,7 @@ pub async fn revoke_token(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let revoked = state
-        .db(move |conn| api_tokens::revoke(conn, id, store::now()))
+        .write(move |conn| api_tokens::revoke(conn, id, store::now()))
         .await?;
     match revoked {
         Some(_) => {

@@ -77,7 +77,7 @@ pub async fn file_appeal(
     let policy = state.moderation.clone();
     let text = body.into_inner().text;
     let appeal = state
-        .db(move |conn| {
+        .write(move |conn| {
             appeals::file(conn, id, &player.player, &text, &policy, store::now())
                 .map_err(|e| file_error(id, e))
         })
@@ -195,7 +195,7 @@ pub async fn decide_appeal(
     };
     let note = body.note;
     let (appeal, sanction) = state
-        .db(move |conn| {
+        .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
             appeals::decide(
                 conn,

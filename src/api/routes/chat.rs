@@ -229,7 +229,7 @@ pub async fn check_line(
             check_sender(name)?;
             let name = name.clone();
             let standing = state
-                .db_read_only(move |conn| {
+                .read_inline(move |conn| {
                     sanctions::standing_of(conn, &name, store::now()).map_err(ApiError::from)
                 })
                 .await?;

@@ -60,7 +60,7 @@ pub async fn player_conduct(
     }
     let lookup = player.clone();
     let record = state
-        .db(move |conn| conduct::record(conn, &lookup))
+        .read(move |conn| conduct::record(conn, &lookup))
         .await?
         .ok_or_else(|| {
             ApiError::not_found(

@@ -95,7 +95,7 @@ pub async fn game_flags(
 ) -> Result<web::Json<GameFlags>, ApiError> {
     let id = id.into_inner();
     let rows = state
-        .db(move |conn| {
+        .read(move |conn| {
             if !chat_flags::game_exists(conn, id)? {
                 return Ok(None);
             }
@@ -128,7 +128,9 @@ pub async fn player_flags(
     let page = page.by_id()?;
     let name = name.into_inner();
     let rows = state
-        .db(move |conn| chat_flags::for_player_page(conn, &name, page.after_id, page.fetch_limit()))
+        .read(move |conn| {
+            chat_flags::for_player_page(conn, &name, page.after_id, page.fetch_limit())
+        })
         .await?;
     Ok(web::Json(Page::from_rows(
         rows,

@@ -139,7 +139,7 @@ pub async fn ingest_game(
     .await??;
     let site_game_id = prepared.game.site_game_id.clone();
     let outcome = state
-        .db_write(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
+        .write(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
         .await?;
     let result = |id, status| IngestResult {
         id,
@@ -526,7 +526,7 @@ pub async fn list_games(
     let page = page.by_id()?;
     let filter = query.filter()?;
     let rows = state
-        .db(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
+        .read(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
         .await?;
     page_of_games(rows, page)
 }
@@ -564,7 +564,7 @@ pub async fn get_game(
 ) -> Result<web::Json<GameView>, ApiError> {
     let id = id.into_inner();
     let detail = state
-        .db(move |conn| games::get(conn, id))
+        .read(move |conn| games::get(conn, id))
         .await?
         .ok_or_else(|| game_not_found(id))?;
     let view = web::block(move || GameView::from_detail(detail)).await??;
@@ -588,7 +588,7 @@ pub async fn export_pgn4(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let text = state
-        .db(move |conn| games::pgn4(conn, id))
+        .read(move |conn| games::pgn4(conn, id))
         .await?
         .ok_or_else(|| game_not_found(id))?;
     let export = web::block(move || {

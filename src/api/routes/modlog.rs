@@ -155,7 +155,7 @@ pub async fn list_modlog(
     let page = page.by_id()?;
     let filter = query.into_inner().filter()?;
     let rows = state
-        .db(move |conn| modlog::page(conn, &filter, page.after_id, page.fetch_limit()))
+        .read(move |conn| modlog::page(conn, &filter, page.after_id, page.fetch_limit()))
         .await?;
     Ok(web::Json(Page::from_rows(
         rows,

@@ -53,7 +53,7 @@ pub async fn player_summary(
     let player = name.into_inner();
     let lookup = player.clone();
     let s = state
-        .db(move |conn| games::player_summary(conn, &lookup))
+        .read(move |conn| games::player_summary(conn, &lookup))
         .await?;
     Ok(web::Json(PlayerSummaryView {
         player,
@@ -123,7 +123,7 @@ pub async fn shared_games(
         ..GameFilter::default()
     };
     let rows = state
-        .db(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
+        .read(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
         .await?;
     let items = rows
         .into_iter()

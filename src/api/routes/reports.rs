@@ -120,7 +120,7 @@ pub async fn file_report(
     check_accused_names(&filing.accused)?;
     let policy = state.moderation.clone();
     let (filed, view) = state
-        .db(move |conn| {
+        .write(move |conn| {
             let now = store::now();
             let filed = reports::file(conn, &filing, &policy, now).map_err(file_error)?;
             let view = reports::own_report(conn, filed.report_id)?
@@ -284,7 +284,9 @@ pub async fn my_reports(
 ) -> Result<web::Json<Page<ReportView>>, ApiError> {
     let page = page.by_id()?;
     let rows = state
-        .db(move |conn| reports::own_page(conn, &player.player, page.after_id, page.fetch_limit()))
+        .read(move |conn| {
+            reports::own_page(conn, &player.player, page.after_id, page.fetch_limit())
+        })
         .await?;
     Ok(web::Json(Page::from_rows(
         rows,

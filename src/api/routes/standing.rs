@@ -87,7 +87,7 @@ pub async fn player_standing(
     // Authentication and the standing share one read on one pooled connection; on SQLite it
     // usually runs without leaving the worker.
     let (caller, touch, name, standing) = state
-        .db_read_only(move |conn| {
+        .read_inline(move |conn| {
             let (caller, touch) = credentials.resolve_read_only(conn)?;
             if let AnyCaller::Player(_) = caller {
                 return Err(ApiError::Forbidden {

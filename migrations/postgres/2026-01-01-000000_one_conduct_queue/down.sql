@@ -1,0 +1,2 @@
+ALTER TABLE conduct_records ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN conduct_seats TEXT;
