@@ -2,6 +2,8 @@
 //! lines (normalisation, offensive language, per-line spam, FFA categories; no
 //! position context). Prints the figure; run with `cargo bench --bench chat`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 use std::time::Instant;
 
 /// CPU time of this thread in seconds (clock ticks of /proc), so the figure is

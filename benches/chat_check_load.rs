@@ -11,6 +11,8 @@
 //! server token. Lines are a mix of clean, offensive and FFA lines; a second, smaller run
 //! sends each line with the first 60 plies of a real game (PGN4) as context.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,6 +1,8 @@
 //! Conduct record costs: apply() per game, and reading/serialising a record that has had
 //! 10,000 games applied (the record is bounded, so this should be microseconds).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 use std::hint::black_box;
 use std::time::Instant;
 

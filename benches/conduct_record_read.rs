@@ -7,6 +7,8 @@
 //! `cargo bench --bench conduct_record_read`; `ARBITER_BENCH_GAMES=N` games per import
 //! (default 10,000).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 mod common;
 
 use std::sync::Arc;

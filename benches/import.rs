@@ -4,6 +4,8 @@
 //! `cargo bench --bench import` (100,000 games); `ARBITER_BENCH_GAMES=20000` for fewer;
 //! `ARBITER_BENCH_DATABASE_URL=postgres://...` to import into PostgreSQL instead.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 mod common;
 
 use std::time::Instant;

@@ -19,6 +19,8 @@
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -174,20 +176,6 @@ impl InProcess {
         actix_web::rt::System::new().block_on(self.handle.stop(false));
         self.thread.join().expect("server thread");
     }
-}
-
-/// A fresh, empty PostgreSQL database at `url` (dropped first if it exists), for one run.
-fn recreate_postgres(url: &str) {
-    use diesel::{Connection, RunQueryDsl};
-    let (server, name) = url.rsplit_once('/').expect("postgres://host/database");
-    let mut admin =
-        diesel::PgConnection::establish(&format!("{server}/postgres")).expect("postgres");
-    diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-        .execute(&mut admin)
-        .expect("drop database");
-    diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
-        .execute(&mut admin)
-        .expect("create database");
 }
 
 /// Waits until the conduct applier has emptied the queue; returns how long after `since`.
@@ -455,7 +443,7 @@ fn measure_in_process(o: &Options, games: &[String], conduct: bool) -> Measured 
     let url = match &o.database_url {
         Some(url) => {
             if o.compare > 0 {
-                recreate_postgres(url);
+                common::recreate_postgres(url);
             }
             url.clone()
         }

@@ -1,6 +1,8 @@
 //! perft(6) from the modern 4PC start position (site rules: Teams, wide en-passant window),
 //! bulk-counted at the last ply, on one thread. Prints nodes and nodes per second.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 use std::time::Instant;
 
 use arbiter::rules::perft;

@@ -6,6 +6,8 @@
 //!
 //! `cargo bench --bench queue_page`; `ARBITER_BENCH_CASES=N` for another size.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 use std::time::{Duration, Instant};
 
 use arbiter::config::Settings;

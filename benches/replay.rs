@@ -1,5 +1,7 @@
 //! Replay every real game (FFA and Teams) repeatedly on one thread. Prints games/s and plies/s.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 use std::time::{Duration, Instant};
 
 use arbiter::rules::replay;

@@ -14,6 +14,8 @@
 //! fresh server token; with `ARBITER_BENCH_DATABASE_URL=postgres://...` (an empty database) the
 //! same run follows on PostgreSQL. Answers other than 200 are counted and printed as errors.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 mod common;
 
 use common::load;

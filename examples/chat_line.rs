@@ -1,6 +1,8 @@
 //! Prints what the chat analyser finds in each line (arguments, or stdin lines), for tuning
 //! the lexicons: `cargo run --example chat_line -- "knight to c8" "fk off"`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 use std::io::BufRead;
 
 use arbiter::chat::{analyze_line, Analyzer, LineContext};

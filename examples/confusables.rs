@@ -2,6 +2,8 @@
 //! (UTS #39, through the `unicode-security` crate) reads as one Latin letter.
 //! `cargo run --example confusables > src/chat/confusables_table.rs`
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 fn main() {
     let mut rows = Vec::new();
     for code in 0x80u32..=0x1_FFFF {

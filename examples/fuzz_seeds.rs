@@ -6,6 +6,8 @@
 //! - `chat`: FFA probes, rustrict test lines and CONDA utterances, each behind a mode byte;
 //! - `submission`: each game as a JSON submission with seats, chat lines and events.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,7 @@
 //! Typed settings: the built-in `config/default.toml`, then an optional file, then
-//! `ARBITER_<SECTION>__<KEY>` environment variables.
+//! `ARBITER_<SECTION>__<KEY>` environment variables. `Settings` composes the settings types
+//! each room defines (`store::DatabaseSettings`, `chat::ChatSettings`, ...) with the server's
+//! own.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -7,6 +9,11 @@ use std::path::Path;
 use figment::providers::{Env, Format, Toml};
 use figment::Figment;
 use serde::{Deserialize, Serialize};
+
+pub use crate::archive::ArchiveSettings;
+pub use crate::chat::{ChatSettings, MAX_CHAT_WINDOW_GAMES};
+pub use crate::conduct::{ConductSettings, MAX_CONDUCT_APPLY_BATCH, MAX_CONDUCT_APPLY_INTERVAL_MS};
+pub use crate::store::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
 
 /// The documented defaults, compiled in so the binary needs no files beside it.
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
@@ -31,29 +38,6 @@ pub struct Settings {
     pub metrics: MetricsSettings,
 }
 
-/// Conduct tracking at ingest (outcomes, player records, signals); thresholds in
-/// `config/conduct.toml`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConductSettings {
-    /// Record outcomes and update player records when a game is stored.
-    pub enabled: bool,
-    /// How often the conduct applier looks for stored games not yet applied to their
-    /// players' records (milliseconds). A full batch is followed by the next at once.
-    pub apply_interval_ms: u64,
-    /// Most stored games the applier applies in one transaction.
-    pub apply_batch: u32,
-}
-
-/// Bounds of `[conduct] apply_batch` (its ids are bound parameters of one statement).
-pub const MAX_CONDUCT_APPLY_BATCH: u32 = 5000;
-/// Upper bound of `[conduct] apply_interval_ms`: records may not trail ingest by more.
-pub const MAX_CONDUCT_APPLY_INTERVAL_MS: u64 = 60_000;
-/// Upper bound of `[database] write_deadline_ms`.
-pub const MAX_WRITE_DEADLINE_MS: u64 = 60_000;
-/// Upper bound of `[database] checkpoint_interval_ms`.
-pub const MAX_CHECKPOINT_INTERVAL_MS: u64 = 60_000;
-
 /// Where the moderation policy (report limits, priorities, ladders...) comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,40 +59,6 @@ impl ModerationSettings {
     }
 }
 
-/// When the chat analysis at ingest raises an automatic report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChatSettings {
-    /// A line with a flag at or above this severity is reported on its own.
-    pub report_min_severity: crate::chat::Severity,
-    /// This many report-worthy lines by one sender in one game are reported (0 = never).
-    pub report_repeat_lines: u32,
-    /// The rolling window: how many of a sender's most recent games it holds (0 = off).
-    pub window_games: u32,
-    /// How many games of the window must hold report-worthy lines of one reason (0 = off).
-    pub window_min_games: u32,
-}
-
-/// Largest accepted `[chat] window_games`: the window is loaded at every ingest that flags a
-/// report-worthy line.
-pub const MAX_CHAT_WINDOW_GAMES: u32 = 1000;
-
-impl ChatSettings {
-    pub fn window_rule(&self) -> crate::chat::window::WindowRule {
-        crate::chat::window::WindowRule {
-            games: self.window_games,
-            min_games: self.window_min_games,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ArchiveSettings {
-    /// Which rule text decides whether a game counts as aborted.
-    pub abort_rule: crate::archive::AbortPreset,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServerSettings {
@@ -116,21 +66,6 @@ pub struct ServerSettings {
     pub body_limit_bytes: usize,
     pub workers: usize,
     pub shutdown_timeout_secs: u64,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DatabaseSettings {
-    pub url: String,
-    pub pool_size: u32,
-    pub connect_timeout_secs: u64,
-    pub busy_timeout_ms: u64,
-    /// SQLite only: how long a write waits for its turn at the one writer before the request
-    /// answers 503 with `Retry-After`.
-    pub write_deadline_ms: u64,
-    /// SQLite only: how often `arbiter serve` copies the write-ahead log into the database
-    /// file, off the writers' path; 0 leaves it to the committing writer.
-    pub checkpoint_interval_ms: u64,
 }
 
 #[derive(Clone, Serialize, Deserialize)]

@@ -15,6 +15,8 @@ pub struct Tally {
     pub latencies: Vec<Duration>,
     /// Answers whose status was not the expected one.
     pub errors: usize,
+    /// Of those, answers with a 5xx status.
+    pub server_errors: usize,
     /// The first few unexpected answers, status line and body.
     pub samples: Vec<String>,
     pub elapsed: Duration,
@@ -76,6 +78,7 @@ where
                     let mut tally = Tally {
                         latencies: Vec::with_capacity(1 << 16),
                         errors: 0,
+                        server_errors: 0,
                         samples: Vec::new(),
                         elapsed: Duration::ZERO,
                     };
@@ -86,6 +89,9 @@ where
                         let sent = Instant::now();
                         let answer = connection.exchange(&bytes).await?;
                         tally.latencies.push(sent.elapsed());
+                        if answer.status >= 500 {
+                            tally.server_errors += 1;
+                        }
                         if answer.status != expected_status {
                             tally.errors += 1;
                             if tally.samples.len() < 3 {
@@ -104,6 +110,7 @@ where
         let mut all = Tally {
             latencies: Vec::new(),
             errors: 0,
+            server_errors: 0,
             samples: Vec::new(),
             elapsed: Duration::ZERO,
         };
@@ -111,6 +118,7 @@ where
             let tally = task.await.map_err(|e| e.to_string())??;
             all.latencies.extend(tally.latencies);
             all.errors += tally.errors;
+            all.server_errors += tally.server_errors;
             all.samples.extend(tally.samples);
         }
         all.elapsed = started.elapsed();

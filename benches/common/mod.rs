@@ -95,3 +95,17 @@ pub fn serve_in_background(
         .map_err(|e| format!("server did not start: {e}"))?
         .ok_or_else(|| "server bound no address".to_string())
 }
+
+/// A fresh, empty PostgreSQL database at `url` (dropped first if it exists), for one run.
+pub fn recreate_postgres(url: &str) {
+    use diesel::{Connection, RunQueryDsl};
+    let (server, name) = url.rsplit_once('/').expect("postgres://host/database");
+    let mut admin =
+        diesel::PgConnection::establish(&format!("{server}/postgres")).expect("postgres");
+    diesel::sql_query(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+        .execute(&mut admin)
+        .expect("drop database");
+    diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
+        .execute(&mut admin)
+        .expect("create database");
+}

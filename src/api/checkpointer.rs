@@ -35,7 +35,7 @@ async fn run(state: web::Data<AppState>, interval: Duration) {
                 // it themselves. Past a few thousand pages the remainder (what was written
                 // during this pass) is copied in a writer turn, where nothing is appended.
                 if done.log_pages >= FINISH_IN_TURN_PAGES {
-                    if let Ok(Some(finished)) = state.write(store::checkpoint_wal).await {
+                    if let Ok(Some(finished)) = state.write_bulk(store::checkpoint_wal).await {
                         done = finished;
                     }
                 }

@@ -16,6 +16,7 @@ pub mod server;
 pub mod sqlite_writer;
 pub mod state;
 pub mod statuses;
+pub mod submission_schema;
 pub mod wire_enums;
 
 use actix_web::body::MessageBody;

@@ -23,10 +23,11 @@ use super::routes::{
     players, reports, standing, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, Termination};
-use super::wire_enums::ModlogKind;
-use crate::archive::ingest::{
-    ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,
+use super::submission_schema::{
+    ChatInputSchema, EventInputSchema, SeatInputSchema, SubmissionSchema,
 };
+use super::wire_enums::ModlogKind;
+use crate::archive::ingest::{ChatChannel, EventKind, SeatColour};
 use crate::moderation::ReportReason;
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
@@ -75,10 +76,10 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         ErrorBody,
         Role,
         TokenRole,
-        Submission,
-        SeatInput,
-        ChatInput,
-        EventInput,
+        SubmissionSchema,
+        SeatInputSchema,
+        ChatInputSchema,
+        EventInputSchema,
         SeatColour,
         ChatChannel,
         EventKind,

@@ -8,7 +8,7 @@ use actix_web::web;
 use super::auth::player::PlayerTokenVerifier;
 use super::error::ApiError;
 use super::metrics::Metrics;
-use super::sqlite_writer::SqliteWriter;
+use super::sqlite_writer::{SqliteWriter, WriteLine};
 use crate::chat::{Analyzer, AnalyzerError};
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
@@ -80,18 +80,39 @@ impl AppState {
         })
     }
 
-    /// Runs store code that writes, off the async workers. On SQLite it runs on the one writer
-    /// connection at its turn (first come, first served), or answers 503 with `Retry-After`
-    /// when the turn does not come within `[database] write_deadline_ms`. On PostgreSQL it
-    /// runs on a pooled connection.
+    /// Runs store code that writes for a person (a report, a decision, a claim, an appeal, a
+    /// token), off the async workers. On SQLite it runs on the one writer connection at its
+    /// turn, before any bulk write waiting (`sqlite_writer`), or answers 503 with
+    /// `Retry-After` when the turn does not come within `[database] write_deadline_ms`. On
+    /// PostgreSQL it runs on a pooled connection.
     pub async fn write<T, E, F>(&self, work: F) -> Result<T, ApiError>
     where
         F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: Into<ApiError> + Send + 'static,
     {
+        self.write_in(WriteLine::People, work).await
+    }
+
+    /// Runs store code that writes for a machine (game ingest, the conduct applier,
+    /// checkpoints, token bookkeeping): like `write`, behind the people waiting on SQLite.
+    pub async fn write_bulk<T, E, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: Into<ApiError> + Send + 'static,
+    {
+        self.write_in(WriteLine::Bulk, work).await
+    }
+
+    async fn write_in<T, E, F>(&self, line: WriteLine, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: Into<ApiError> + Send + 'static,
+    {
         match &self.sqlite_writer {
-            Some(writer) => writer.run(work).await,
+            Some(writer) => writer.run(line, work).await,
             None => self.read(work).await,
         }
     }
@@ -136,7 +157,7 @@ impl AppState {
         let moderation = self.moderation.clone();
         let batch = i64::from(self.settings.conduct.apply_batch);
         let done = self
-            .write(move |conn| {
+            .write_bulk(move |conn| {
                 conduct::apply_pending(conn, &policy, &moderation, batch, store::now())
             })
             .await?;

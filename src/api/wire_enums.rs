@@ -9,9 +9,10 @@ use serde::Serialize;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
 
-use crate::archive::abort::AbortReason;
+use crate::archive::ingest::{ChatChannel, EventKind, SeatColour};
 use crate::chat::ffa::FfaClass;
 use crate::chat::{Category, Severity};
+use crate::conduct::abort::AbortReason;
 use crate::moderation::{
     AuditAction, DecisionKind, Ground, ReportOutcome, ReportReason, ReportSource, SanctionKind,
 };
@@ -126,4 +127,22 @@ closed_set!(
     "ModlogKind",
     AuditAction::KINDS.iter().map(|k| k.to_string()).collect(),
     "One kind of moderation-log line."
+);
+closed_set!(
+    SeatColour,
+    "SeatColour",
+    wire_names(&SeatColour::ALL),
+    "A seat colour as the API writes it."
+);
+closed_set!(
+    ChatChannel,
+    "ChatChannel",
+    wire_names(&ChatChannel::ALL),
+    "Where a chat line was posted."
+);
+closed_set!(
+    EventKind,
+    "EventKind",
+    wire_names(&EventKind::ALL),
+    "A connection or game event reported by the game server."
 );

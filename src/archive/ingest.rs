@@ -11,16 +11,15 @@ use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 
-use super::abort::{self, Abort, AbortContext, AbortPreset, TimeControl};
 use crate::chat::context::analyze_game_chat_in_context;
 use crate::chat::window::{report_reason, WindowRule};
+use crate::chat::ChatSettings;
 use crate::chat::{
     Analyzer, Category, Channel, ChatLine, GameChatContext, Severity, Variant as ChatVariant,
 };
+use crate::conduct::abort::{self, Abort, AbortContext, AbortPreset, TimeControl};
 use crate::conduct::{self, ConductPolicy, SeatOutcome};
-use crate::config::ChatSettings;
 use crate::moderation::{GameNumber, PlayerId, Variant, GAME_NUMBER_RULE};
 use crate::rules::game::{EliminationCause, GameEnd};
 use crate::rules::geometry::Seat;
@@ -35,7 +34,7 @@ pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_CHAT_CHARS: usize = 2000;
 
 /// A seat colour as the API writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SeatColour {
     Red,
@@ -72,7 +71,7 @@ impl SeatColour {
 }
 
 /// Where a chat line was posted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChatChannel {
     Game,
@@ -81,6 +80,9 @@ pub enum ChatChannel {
 }
 
 impl ChatChannel {
+    pub const ALL: [ChatChannel; 3] =
+        [ChatChannel::Game, ChatChannel::Team, ChatChannel::Spectator];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ChatChannel::Game => "game",
@@ -100,7 +102,7 @@ impl ChatChannel {
 }
 
 /// A connection or game event reported by the game server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EventKind {
     Disconnect,
@@ -112,6 +114,15 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    pub const ALL: [EventKind; 6] = [
+        EventKind::Disconnect,
+        EventKind::Reconnect,
+        EventKind::Forfeit,
+        EventKind::Resign,
+        EventKind::Timeout,
+        EventKind::ClaimWin,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             EventKind::Disconnect => "disconnect",
@@ -124,21 +135,12 @@ impl EventKind {
     }
 
     pub fn parse(s: &str) -> Option<EventKind> {
-        [
-            EventKind::Disconnect,
-            EventKind::Reconnect,
-            EventKind::Forfeit,
-            EventKind::Resign,
-            EventKind::Timeout,
-            EventKind::ClaimWin,
-        ]
-        .into_iter()
-        .find(|k| k.as_str() == s)
+        EventKind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 }
 
 /// One seat as the game server reports it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatInput {
     pub seat: SeatColour,
@@ -156,7 +158,7 @@ pub struct SeatInput {
 }
 
 /// One chat line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChatInput {
     /// Plies played when the line was sent (0 = before the first move).
@@ -169,7 +171,7 @@ pub struct ChatInput {
 }
 
 /// One connection or game event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EventInput {
     pub kind: EventKind,
@@ -181,7 +183,7 @@ pub struct EventInput {
 }
 
 /// A finished game as a game server posts it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Submission {
     /// The game's PGN4 text.
@@ -189,7 +191,6 @@ pub struct Submission {
     /// The site's game number; defaults to the `GameNr` tag (and must agree with it). A
     /// positive whole number without sign or leading zeros, at most 2^53 - 1.
     #[serde(default, deserialize_with = "string_or_number")]
-    #[schema(value_type = Option<String>, example = "104071136")]
     pub site_game_id: Option<String>,
     /// The four seats; defaults to the PGN4 player and rating tags.
     #[serde(default)]

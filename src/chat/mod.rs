@@ -18,6 +18,7 @@ pub mod mention;
 pub mod normalize;
 mod offensive;
 mod pii;
+pub mod settings;
 pub mod spam;
 pub mod types;
 pub mod window;
@@ -32,6 +33,7 @@ pub use ffa_policy::{FfaPolicy, ResignTalk};
 pub use lexicon::{Lexicon, LexiconError, LexiconSources};
 pub use mention::{Mention, MentionKind, PieceKind, Seat, Square, Tense};
 pub use normalize::NormalizedLine;
+pub use settings::{ChatSettings, MAX_CHAT_WINDOW_GAMES};
 pub use spam::{LineFingerprint, SpamSettings, SpamTracker};
 pub use types::{Action, Category, CategoryGroup, Flag, PositionEvidence, Severity, Span};
 
@@ -547,8 +549,8 @@ pub fn analyze_game_chat(
         }
         analysis.action = recommend(&analysis.flags);
 
-        let summary = match out.senders.iter_mut().position(|s| s.sender == chat.sender) {
-            Some(i) => &mut out.senders[i],
+        let at = match out.senders.iter().position(|s| s.sender == chat.sender) {
+            Some(i) => i,
             None => {
                 out.senders.push(SenderSummary {
                     sender: chat.sender.clone(),
@@ -557,9 +559,10 @@ pub fn analyze_game_chat(
                     rule_violating_lines: 0,
                     spam_lines: 0,
                 });
-                out.senders.last_mut().expect("just pushed")
+                out.senders.len() - 1
             }
         };
+        let summary = &mut out.senders[at];
         summary.lines += 1;
         let group = |g: CategoryGroup| analysis.flags.iter().any(|f| f.category.group() == g);
         if group(CategoryGroup::Offensive) {

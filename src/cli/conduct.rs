@@ -18,7 +18,8 @@ use crate::archive::AbortPreset;
 use crate::conduct::{ConductPolicy, SeatOutcome};
 use crate::config::Settings;
 use crate::rules::replay::replay;
-use crate::store::conduct::{self, ConductWriter, SeatToRecord, StoredGame};
+use crate::store::conduct::{self, ConductWriter, SeatToRecord};
+use crate::store::played_order::{games_in_played_order, StoredGame};
 use crate::store::schema::conduct_outcomes as outcomes_table;
 use crate::store::{self, DbConnection};
 
@@ -93,8 +94,7 @@ pub fn rebuild(
     let mut report = RebuildReport::default();
     let mut after = None;
     loop {
-        let page =
-            conduct::games_in_played_order(conn, after, batch).context("reading archived games")?;
+        let page = games_in_played_order(conn, after, batch).context("reading archived games")?;
         let Some(last) = page.last() else {
             break;
         };

@@ -79,6 +79,7 @@ fn canonical(path: &Path) -> anyhow::Result<PathBuf> {
 mod tests {
     use super::*;
 
+    #[allow(clippy::expect_used)]
     fn touch(path: &Path) {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
         std::fs::write(path, "").expect("write");

@@ -7,6 +7,7 @@
 //! peer must not stop the service.
 
 /// Restores the default action of SIGPIPE for this process.
+#[allow(unsafe_code)]
 pub fn end_quietly_on_closed_pipe() {
     #[cfg(unix)]
     // SAFETY: `signal` with SIG_DFL installs no handler code; nothing else in the process

@@ -44,7 +44,7 @@ impl SeatColor {
 }
 
 /// The archive's time control (one type for the abort rule and the conduct facts).
-pub use crate::archive::abort::TimeControl;
+pub use super::abort::TimeControl;
 
 /// One seat of a game: who sat there and the rating before and after (when rated).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

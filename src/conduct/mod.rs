@@ -11,10 +11,12 @@
 //!
 //! Thresholds come from [`ConductPolicy`] (`config/conduct.toml`).
 
+pub mod abort;
 pub mod facts;
 pub mod outcome;
 pub mod policy;
 pub mod record;
+pub mod settings;
 pub mod signal;
 pub mod stored;
 pub mod view;
@@ -28,6 +30,7 @@ pub use policy::{
     QualifierPolicy, RecordPolicy, SandbaggingRule, SignalPolicies, DEFAULT_CONDUCT_TOML,
 };
 pub use record::{day_of, Applied, DayBucket, OutcomeCounts, OutcomeRates, PlayerRecord};
+pub use settings::{ConductSettings, MAX_CONDUCT_APPLY_BATCH, MAX_CONDUCT_APPLY_INTERVAL_MS};
 pub use signal::{is_new_signal, signals, Signal, SignalKind};
 pub use view::{
     admin_view, player_summary, server_view, AdminConductView, ConductNotice, PlayerConductSummary,

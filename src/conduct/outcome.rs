@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::facts::{GameEvent, GameEventKind, GameFacts, SeatColor};
 use super::policy::ConductPolicy;
-use crate::archive::abort::{classify_with_leaves, AbortContext, AbortPreset, Leave};
+use crate::conduct::abort::{classify_with_leaves, AbortContext, AbortPreset, Leave};
 use crate::moderation::{GameNumber, PlayerId, Variant};
 use crate::rules::game::EliminationCause;
 use crate::rules::position::{MoveList, Position, SeatStatus};

@@ -9,7 +9,7 @@ use diesel::r2d2::{self, CustomizeConnection, ManageConnection, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, ConnectionError};
 
-use crate::config::DatabaseSettings;
+use super::settings::DatabaseSettings;
 
 /// A connection to either backend. Queries are written once against this type; the
 /// derive dispatches them to the inner connection.
@@ -126,6 +126,7 @@ impl ManageConnection for DbConnectionManager {
 /// Multi-thread mode instead of serialized: the pool hands a connection to one thread at a
 /// time, so SQLite's own per-call connection mutex is redundant. No memory statistics: they
 /// take a process-wide mutex on every allocation, which the hot read paths feel under load.
+#[allow(unsafe_code)]
 fn configure_sqlite_library() {
     static CONFIGURED: std::sync::Once = std::sync::Once::new();
     CONFIGURED.call_once(|| {

@@ -52,16 +52,19 @@ pub mod connection;
 pub mod games;
 pub mod migrations;
 pub mod modlog;
+pub mod played_order;
 pub mod players;
 pub mod queue;
 pub mod reports;
 pub mod sanctions;
 pub mod schema;
+pub mod settings;
 
 pub use connection::{
     checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,
     PoolSetupError, PooledConnection,
 };
+pub use settings::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
 
 use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};
 

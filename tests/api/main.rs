@@ -1,6 +1,8 @@
 //! HTTP and start-up tests, one binary. Each module covers one area; every test makes its
 //! own database (see `support`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod admin_tokens;
 mod chat_check;
 mod chat_flags;
@@ -20,3 +22,4 @@ mod queue_fixtures;
 mod role_matrix;
 mod seed_story;
 mod support;
+mod writes;

@@ -140,9 +140,9 @@ macro_rules! every_variant {
 
 #[actix_web::test]
 async fn closed_sets_are_enums_equal_to_the_domain_values() {
-    use arbiter::archive::abort::AbortReason;
     use arbiter::archive::ingest::{ChatChannel, EventKind, SeatColour};
     use arbiter::chat::{Category, FfaClass, Severity};
+    use arbiter::conduct::abort::AbortReason;
     use arbiter::moderation::{
         AuditAction, DecisionKind, Ground, ReportOutcome, ReportReason, ReportSource, SanctionKind,
     };

@@ -229,7 +229,7 @@ impl TokenTouch {
     pub fn apply_later(self, state: &AppState) {
         let state = state.clone();
         actix_web::rt::spawn(async move {
-            if let Err(error) = state.write(move |conn| self.apply(conn)).await {
+            if let Err(error) = state.write_bulk(move |conn| self.apply(conn)).await {
                 tracing::warn!(%error, "could not record a token's last use");
             }
         });

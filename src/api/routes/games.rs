@@ -19,9 +19,9 @@ use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
 use crate::api::statuses::{EliminationCause, TeamResult, Termination};
 use crate::api::wire_enums::wire_names;
-use crate::archive::abort::AbortReason;
 use crate::archive::ingest::{ChatChannel, EventKind, IngestError, SeatColour, Submission};
 use crate::archive::{self};
+use crate::conduct::abort::AbortReason;
 use crate::rules::game::EliminationCause as RuleCause;
 use crate::rules::replay;
 use crate::store::games::{self, GameDetail, GameFilter, GameRow, SeatRow, StoreOutcome};
@@ -103,7 +103,7 @@ pub struct IngestResult {
 #[utoipa::path(post, path = "/api/v1/games", tag = "games",
     security(("bearer" = [])),
     request_body(description = "The game as JSON, or a bare PGN4 text as `text/plain` (seats from its tags, no chat)",
-        content((Submission = "application/json"), (String = "text/plain"))),
+        content((crate::api::submission_schema::SubmissionSchema = "application/json"), (String = "text/plain"))),
     responses(
         (status = 201, description = "Stored", body = IngestResult),
         (status = 200, description = "The same game was already stored", body = IngestResult),
@@ -139,7 +139,7 @@ pub async fn ingest_game(
     .await??;
     let site_game_id = prepared.game.site_game_id.clone();
     let outcome = state
-        .write(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
+        .write_bulk(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
         .await?;
     let result = |id, status| IngestResult {
         id,

@@ -6,7 +6,6 @@
 //! - [`writer`]: [`ConductWriter`], which applies games to the records they touch and files
 //!   the automatic reports their signals raise, within the caller's transaction.
 //! - [`apply`]: the applier's one transaction: take a batch off the queue, apply it, commit.
-//! - [`played_order`]: archived games in played order, for the rebuild.
 //!
 //! Ingest queues a game in the game's own transaction; the applier applies queued games in
 //! batches (`docs/design/conduct-queue.md`). `PlayerRecord::apply` keys everything by the
@@ -15,14 +14,12 @@
 
 pub mod apply;
 pub mod outcomes;
-pub mod played_order;
 pub mod queue;
 pub mod records;
 pub mod writer;
 
 pub use apply::{apply_pending, AppliedBatch};
 pub use outcomes::{all_outcomes, kind_name, outcomes_of_game, OutcomeRow};
-pub use played_order::{games_in_played_order, StoredGame, StoredSeat};
 pub use queue::{enqueue, pending_count, take_off_queue};
 pub use records::{all_records, clear, record, record_count};
 pub use writer::{ConductWriter, SeatToRecord, CONDUCT_REPORT_REASON};

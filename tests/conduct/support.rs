@@ -1,4 +1,4 @@
-//! Shared builders for the conduct tests (included with `#[path]`; no tests of its own).
+//! Shared builders for the conduct tests (no tests of its own).
 #![allow(dead_code)]
 
 use arbiter::conduct::*;

@@ -1,7 +1,6 @@
 //! Signals fire on habits and stay silent on single games, honest reconnects and one bad day.
 
-#[path = "common/conduct.rs"]
-mod support;
+use crate::support;
 
 use arbiter::conduct::*;
 use arbiter::moderation::{GameNumber, PlayerId, Variant};

@@ -1,7 +1,6 @@
 //! The incremental record equals the rebuilt one, whatever the order of arrival.
 
-#[path = "common/conduct.rs"]
-mod support;
+use crate::support;
 
 use arbiter::archive::AbortPreset;
 use arbiter::conduct::*;

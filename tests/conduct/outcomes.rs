@@ -1,7 +1,6 @@
 //! Outcomes and qualifiers on real positions from the shared PGN4 games.
 
-#[path = "common/conduct.rs"]
-mod support;
+use crate::support;
 
 use arbiter::archive::AbortPreset;
 use arbiter::conduct::*;

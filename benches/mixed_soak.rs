@@ -1,0 +1,362 @@
+//! Mixed soak: the service's users at once against one in-process server for a while, and
+//! per route the requests, p50 and p99 latency, unexpected answers and 5xx answers.
+//!
+//! - game servers posting real games (8 keep-alive connections, expecting 201);
+//! - players filing reports (4 connections, 201), one per seeded game, by one of its players
+//!   about another;
+//! - game servers checking standings (2 connections, 200);
+//! - an admin reading the queue's first page (1 connection, 200);
+//! - an admin deciding cases one after another: the first open case of the queue, claimed,
+//!   then decided with a 24-hour chat ban (one client, claim and decision timed).
+//!
+//! The conduct applier and the checkpointer run as in `arbiter serve`. A fresh SQLite file
+//! (default) or PostgreSQL database:
+//!   cargo bench --bench mixed_soak                       (180 s on SQLite)
+//!   cargo bench --bench mixed_soak -- --seconds 60
+//!   cargo bench --bench mixed_soak -- --database-url postgres://postgres@127.0.0.1:5432/soak
+//! The run fails (exit 1) if any answer was a 5xx.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arbiter::api::auth::tokens::{self, TokenRole};
+use arbiter::api::{build_app, AppState};
+use arbiter::archive::{prepare_with, AbortPreset, Submission};
+use arbiter::config::Settings;
+use arbiter::store::{self, games, migrations};
+use common::load::{self, Tally};
+use serde_json::{json, Value};
+
+/// Games seeded before the run, whose players the reports are about.
+const SEEDED_GAMES: usize = 100_000;
+/// First game number of the seeded games (the posted ones take the real games' numbers,
+/// replicated under fresh ones below this).
+const SEEDED_FROM: u64 = 8_000_000_000;
+
+struct Options {
+    seconds: u64,
+    database_url: Option<String>,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        seconds: 180,
+        database_url: None,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--seconds" => o.seconds = value.parse().expect("--seconds N"),
+            "--database-url" => o.database_url = Some(value),
+            // `cargo bench` passes --bench to every target.
+            "--bench" => {
+                i += 1;
+                continue;
+            }
+            other => panic!("unknown option {other}"),
+        }
+        i += 2;
+    }
+    o
+}
+
+fn seeded_text(n: usize) -> String {
+    format!(
+        "[GameNr \"{}\"]\n[TimeControl \"1+15D\"]\n[Variant \"FFA\"]\n\
+         [RuleVariants \"EnPassant\"]\n[StartFen4 \"4PC\"]\n[Red \"r{n}\"]\n[Blue \"b{n}\"]\n\
+         [Yellow \"y{n}\"]\n[Green \"g{n}\"]\n\n1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10 2. T\n",
+        SEEDED_FROM + n as u64
+    )
+}
+
+/// Seeds the games through the bulk import's path; returns (server token, admin token).
+fn seed(settings: &Settings, pool: &store::DbPool) -> (String, String) {
+    let mut conn = pool.get().expect("connection");
+    migrations::run_pending(&mut conn).expect("migrations");
+    let moderation = settings.moderation.load_policy().expect("policy");
+    for chunk in (0..SEEDED_GAMES).collect::<Vec<_>>().chunks(1000) {
+        let prepared: Vec<_> = chunk
+            .iter()
+            .map(|&n| {
+                let submission: Submission =
+                    serde_json::from_value(json!({ "pgn4": seeded_text(n) })).expect("body");
+                prepare_with(submission, AbortPreset::Seed001, None, None).expect("valid")
+            })
+            .collect();
+        games::insert_batch(&mut conn, &prepared, &moderation, store::now()).expect("seeded");
+    }
+    let server = tokens::issue(&mut conn, TokenRole::Server, "soak-server")
+        .expect("token")
+        .1;
+    let admin = tokens::issue(&mut conn, TokenRole::Admin, "soak-admin")
+        .expect("token")
+        .1;
+    (server, admin)
+}
+
+fn start(settings: Settings, pool: store::DbPool) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
+            arbiter::api::spawn_background_tasks(state.clone());
+            let server = actix_web::HttpServer::new(move || build_app(state.clone(), |_| {}))
+                .workers(2)
+                .disable_signals()
+                .bind(("127.0.0.1", 0))
+                .expect("bind");
+            let _ = tx.send(server.addrs()[0]);
+            let _ = server.run().await;
+        });
+    });
+    rx.recv().expect("server address")
+}
+
+fn request(method: &str, path: &str, token: &str, content_type: &str, body: &str) -> Vec<u8> {
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+fn player_token(secret: &str, player: &str) -> String {
+    let now = chrono::Utc::now().timestamp();
+    let claims = json!({ "sub": player, "iat": now, "exp": now + 3600 });
+    jsonwebtoken::encode(
+        &jsonwebtoken::Header::default(),
+        &claims,
+        &jsonwebtoken::EncodingKey::from_secret(secret.as_bytes()),
+    )
+    .expect("player token")
+}
+
+/// What the decision loop saw: claim and decision latencies, unexpected and 5xx answers.
+struct Decisions {
+    claims: Tally,
+    decisions: Tally,
+}
+
+fn empty_tally() -> Tally {
+    Tally {
+        latencies: Vec::new(),
+        errors: 0,
+        server_errors: 0,
+        samples: Vec::new(),
+        elapsed: Duration::ZERO,
+    }
+}
+
+fn timed(tally: &mut Tally, addr: SocketAddr, bytes: &[u8], expected: u16) -> Option<Value> {
+    let sent = Instant::now();
+    let answer = load::once(addr, bytes).ok()?;
+    tally.latencies.push(sent.elapsed());
+    if answer.status >= 500 {
+        tally.server_errors += 1;
+    }
+    if answer.status != expected {
+        tally.errors += 1;
+        if tally.samples.len() < 3 {
+            let body = String::from_utf8_lossy(&answer.body).to_string();
+            tally.samples.push(format!("{}: {body}", answer.status));
+        }
+        return None;
+    }
+    serde_json::from_slice(&answer.body).ok()
+}
+
+fn decide_cases(addr: SocketAddr, admin: &str, duration: Duration) -> Decisions {
+    let started = Instant::now();
+    let mut claims = empty_tally();
+    let mut decisions = empty_tally();
+    let mut reads = empty_tally();
+    let page = request(
+        "GET",
+        "/api/v1/admin/cases?limit=1",
+        admin,
+        "text/plain",
+        "",
+    );
+    while started.elapsed() < duration {
+        let Some(page) = timed(&mut reads, addr, &page, 200) else {
+            continue;
+        };
+        let Some(id) = page["items"][0]["id"].as_i64() else {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        let claim = request(
+            "POST",
+            &format!("/api/v1/admin/cases/{id}/claim"),
+            admin,
+            "application/json",
+            "{}",
+        );
+        if timed(&mut claims, addr, &claim, 200).is_none() {
+            continue;
+        }
+        let body = json!({
+            "decision": "sanction",
+            "ground": "harassment",
+            "note": "soak",
+            "sanction": { "kind": "chat_ban", "minutes": 1440 },
+        })
+        .to_string();
+        let decide = request(
+            "POST",
+            &format!("/api/v1/admin/cases/{id}/decision"),
+            admin,
+            "application/json",
+            &body,
+        );
+        timed(&mut decisions, addr, &decide, 200);
+    }
+    for tally in [&mut claims, &mut decisions] {
+        tally.elapsed = started.elapsed();
+        tally.latencies.sort_unstable();
+    }
+    Decisions { claims, decisions }
+}
+
+fn print_row(route: &str, tally: &Tally) {
+    println!(
+        "{route:<34} {:>8} {:>8.1} {:>9.2} {:>9.2} {:>10} {:>5}",
+        tally.requests(),
+        tally.per_second(),
+        tally.quantile_ms(0.5),
+        tally.quantile_ms(0.99),
+        tally.errors,
+        tally.server_errors
+    );
+    for sample in &tally.samples {
+        println!("    e.g. {}", sample.chars().take(200).collect::<String>());
+    }
+}
+
+fn main() {
+    let o = options();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (label, url) = match &o.database_url {
+        Some(url) => {
+            common::recreate_postgres(url);
+            ("PostgreSQL", url.clone())
+        }
+        None => (
+            "SQLite",
+            format!("sqlite://{}", dir.path().join("soak.db").display()),
+        ),
+    };
+    let mut settings = Settings::defaults().expect("default settings");
+    settings.database.url = url;
+    settings.auth.player_token_secret = "mixed-soak-player-token-secret-0123456789".into();
+    settings.log.level = "warn".into();
+    let secret = settings.auth.player_token_secret.clone();
+    let pool = store::connect(&settings.database).expect("database");
+    let seeding = Instant::now();
+    let (server, admin) = seed(&settings, &pool);
+    println!(
+        "{label}: {SEEDED_GAMES} games seeded in {:.1} s; soak of {} s",
+        seeding.elapsed().as_secs_f64(),
+        o.seconds
+    );
+    let addr = start(settings, pool);
+    let duration = Duration::from_secs(o.seconds);
+    let real = Arc::new(common::real_games());
+
+    let games = {
+        let (server, real) = (server.clone(), real.clone());
+        std::thread::spawn(move || {
+            load::run(addr, 8, duration, 201, move |c, k| {
+                let (_, text) = common::replicated(&real, k * 8 + c);
+                let body = json!({ "pgn4": text }).to_string();
+                request("POST", "/api/v1/games", &server, "application/json", &body)
+            })
+        })
+    };
+    let reports = {
+        let secret = secret.clone();
+        std::thread::spawn(move || {
+            load::run(addr, 4, duration, 201, move |c, k| {
+                // One report per seeded game: its Red reports its Blue (a second report of
+                // the same game by the same reporter would merge into the first).
+                let n = (k * 4 + c) % SEEDED_GAMES;
+                let body = json!({
+                    "accused": [format!("b{n}")],
+                    "reason": "offensive_chat",
+                    "game": SEEDED_FROM + n as u64,
+                })
+                .to_string();
+                let token = player_token(&secret, &format!("r{n}"));
+                request("POST", "/api/v1/reports", &token, "application/json", &body)
+            })
+        })
+    };
+    let standings = {
+        let server = server.clone();
+        std::thread::spawn(move || {
+            load::run(addr, 2, duration, 200, move |c, k| {
+                let n = (k * 2 + c) % SEEDED_GAMES;
+                let path = format!("/api/v1/players/b{n}/standing");
+                request("GET", &path, &server, "text/plain", "")
+            })
+        })
+    };
+    let queue = {
+        let admin = admin.clone();
+        std::thread::spawn(move || {
+            load::run(addr, 1, duration, 200, move |_, _| {
+                request(
+                    "GET",
+                    "/api/v1/admin/cases?limit=50",
+                    &admin,
+                    "text/plain",
+                    "",
+                )
+            })
+        })
+    };
+    let decisions = std::thread::spawn(move || decide_cases(addr, &admin, duration));
+
+    let games = games.join().expect("games").expect("games run");
+    let reports = reports.join().expect("reports").expect("reports run");
+    let standings = standings.join().expect("standings").expect("standing run");
+    let queue = queue.join().expect("queue").expect("queue run");
+    let decisions = decisions.join().expect("decisions");
+
+    println!(
+        "{:<34} {:>8} {:>8} {:>9} {:>9} {:>10} {:>5}",
+        "route", "requests", "per s", "p50 ms", "p99 ms", "unexpected", "5xx"
+    );
+    print_row("POST /api/v1/games", &games);
+    print_row("POST /api/v1/reports", &reports);
+    print_row("GET /api/v1/players/{name}/standing", &standings);
+    print_row("GET /api/v1/admin/cases", &queue);
+    print_row("POST /api/v1/admin/cases/{id}/claim", &decisions.claims);
+    print_row(
+        "POST /api/v1/admin/cases/{id}/decision",
+        &decisions.decisions,
+    );
+    let server_errors: usize = [
+        &games,
+        &reports,
+        &standings,
+        &queue,
+        &decisions.claims,
+        &decisions.decisions,
+    ]
+    .iter()
+    .map(|t| t.server_errors)
+    .sum();
+    println!("5xx answers in all: {server_errors}");
+    if server_errors > 0 {
+        std::process::exit(1);
+    }
+}
