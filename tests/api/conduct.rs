@@ -198,7 +198,7 @@ const POOL: [&str; 10] = [
 /// `n` cheap games from real openings: cut at random plies, some seat resigns, times out or
 /// forfeits after a disconnect, some disconnects reconnect; dates over 60 days; shuffled so
 /// they arrive out of played order.
-fn generated_games(seed: u64, n: usize, first_number: u64) -> Vec<Value> {
+pub(crate) fn generated_games(seed: u64, n: usize, first_number: u64) -> Vec<Value> {
     let games = real_games();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::new();

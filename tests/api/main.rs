@@ -12,6 +12,7 @@ mod config_startup;
 mod errors;
 mod games;
 mod input_refusals;
+mod instances;
 mod live;
 mod migrations;
 mod moderation;
