@@ -188,8 +188,7 @@ impl Game {
 
     /// Whether `seat` would have no legal move if it were its turn.
     fn has_no_moves(&mut self, seat: Seat) -> bool {
-        let mut probe = self.position;
-        probe.give_turn(seat);
+        let probe = self.position.with_turn(seat);
         !probe.has_legal_move_with(&mut self.scratch)
     }
 

@@ -5,7 +5,7 @@ use super::directions::{direction_between, step};
 use super::{Move, MoveEffect, MoveKind, Position, SeatStatus, CASTLE_LONG, CASTLE_SHORT};
 use crate::rules::geometry::{Seat, Square};
 use crate::rules::piece::*;
-use crate::rules::ruleset::{EnPassant, MoveRules};
+use crate::rules::ruleset::EnPassant;
 
 /// What happens to an eliminated player's king.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,8 +28,9 @@ impl Position {
         effect
     }
 
-    /// Pass the turn to the next seat (clockwise) that is still in play.
-    pub fn advance_turn(&mut self) {
+    /// Pass the turn to the next seat (clockwise) that is still in play. The game rules call it
+    /// when the seat to move has just gone out.
+    pub(in crate::rules) fn advance_turn(&mut self) {
         let s = self.turn.index();
         for i in 1..=4 {
             let next = (s + i) & 3;
@@ -40,14 +41,17 @@ impl Position {
         }
     }
 
-    /// Give the turn to a seat (replay of positions where the turn was decided elsewhere).
-    pub fn give_turn(&mut self, seat: Seat) {
-        self.set_turn(seat);
+    /// A copy with the turn given to `seat`, to ask which moves `seat` would have here; a copy
+    /// so that the position itself changes only through its moves.
+    pub fn with_turn(&self, seat: Seat) -> Position {
+        let mut copy = *self;
+        copy.set_turn(seat);
+        copy
     }
 
     /// Take a player out of play: their army becomes inert (dead); the king stays dead, keeps
     /// walking, or leaves the board.
-    pub fn eliminate(&mut self, seat: Seat, king: KingFate) {
+    pub(in crate::rules) fn eliminate(&mut self, seat: Seat, king: KingFate) {
         let s = seat.index();
         let status = if king == KingFate::Walking {
             SeatStatus::Walking
@@ -81,17 +85,9 @@ impl Position {
         }
     }
 
-    pub fn add_points(&mut self, seat: Seat, points: i32) {
+    /// Add to a seat's points: what scores is decided by the game rules, not the position.
+    pub(in crate::rules) fn add_points(&mut self, seat: Seat, points: i32) {
         self.points[seat.index()] += points;
-    }
-
-    /// Replace the movement switches (e.g. to compare Teams and FFA legality).
-    pub fn set_rules(&mut self, rules: MoveRules) {
-        self.rules = rules;
-    }
-
-    pub fn reset_halfmove_clock(&mut self) {
-        self.halfmove = 0;
     }
 
     /// Board part of a move by seat `s`: pieces, rights, e.p. fields, clock, king capture.
