@@ -27,6 +27,7 @@ use super::ruleset::MoveRules;
 pub use make::KingFate;
 pub use moves::{Move, MoveEffect, MoveKind, MoveList, MAX_MOVES};
 pub use setup_error::SetupError;
+pub use validate::ValidationError;
 
 /// Most pieces one seat may own (custom positions may exceed the usual 16).
 pub const MAX_PIECES: usize = 32;
