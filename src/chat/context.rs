@@ -155,15 +155,6 @@ fn other_players(position: &Position, sender: Option<Seat>) -> Vec<BoardSeat> {
         .collect()
 }
 
-/// The position with `seat` to move.
-fn with_turn(position: &Position, seat: BoardSeat) -> Position {
-    let mut p = *position;
-    if p.turn() != seat {
-        p.give_turn(seat);
-    }
-    p
-}
-
 fn value(kind: BoardKind) -> i32 {
     kind.ffa_value()
 }
@@ -485,7 +476,7 @@ fn check_move(
 ) {
     let mut found = false;
     for &seat in others {
-        let p = with_turn(position, seat);
+        let p = position.with_turn(seat);
         p.legal_moves(buf);
         let Some(mv) = buf.iter().copied().find(|mv| wanted(&p, mv)) else {
             continue;
@@ -555,7 +546,7 @@ fn check_checks(
 ) {
     let mut found = None;
     'seats: for &seat in others {
-        let p = with_turn(position, seat);
+        let p = position.with_turn(seat);
         p.legal_moves(buf);
         for &mv in buf.iter() {
             let mut after = p;

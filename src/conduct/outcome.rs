@@ -447,8 +447,7 @@ fn assess_teams(position: &Position, leaver: SeatColor) -> PositionAssessment {
         SeatColor::ALL[(leaver.index() + 3) & 3],
     ];
     let opponent_material = opponents.iter().map(|&o| live_material(position, o)).sum();
-    let mut with_turn = *position;
-    with_turn.give_turn(leaver.seat());
+    let with_turn = position.with_turn(leaver.seat());
     let mut list = MoveList::new();
     let king_moves = match with_turn.king_square(leaver.seat()) {
         Some(king) => {

@@ -188,8 +188,7 @@ impl Game {
 
     /// Whether `seat` would have no legal move if it were its turn.
     fn has_no_moves(&mut self, seat: Seat) -> bool {
-        let mut probe = self.position;
-        probe.give_turn(seat);
+        let probe = self.position.with_turn(seat);
         !probe.has_legal_move_with(&mut self.scratch)
     }
 
@@ -306,7 +305,7 @@ impl Game {
                     // ply 306 `Qb11-d9++`: the Result tags are one point lower otherwise).
                     if self.position.status(seat) == SeatStatus::Active {
                         active_checked += 1;
-                        // "With a queen" (+1 / +5 instead of +5 / +20): the real games score
+                        // "With a queen" (the reduced `multi_check_points`): the real games score
                         // bishop double checks as +1 (`ffa/cc_game_0066` ply 92 `Bj9-k10++`,
                         // `cc_game_0100` ply 189 `Be5-i9++`) and a knight double check as +5
                         // (`cc_game_0222_4pco` ply 278 `Ng10-h12++`), so every line piece
@@ -319,13 +318,10 @@ impl Game {
             }
         }
         if points_game && !mover_walking {
-            let bonus = match (active_checked, queen_checks) {
-                (2, false) => 5,
-                (2, true) => 1,
-                (3, false) => 20,
-                (3, true) => 5,
-                _ => 0,
-            };
+            let bonus = self
+                .rules
+                .multi_check_points
+                .for_checks(active_checked, queen_checks);
             self.position.add_points(mover, bonus);
         }
         if self.rules.mate_timing == MateTiming::Immediately {

@@ -90,6 +90,38 @@ impl MoveRules {
     }
 }
 
+/// Points for checking two or three active kings with one move. "With a queen" is the reduced
+/// case, when a line piece (bishop, rook or queen) gives one of the checks (see `rules::game`
+/// for the games that show it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MultiCheckPoints {
+    pub double: i32,
+    pub double_with_queen: i32,
+    pub triple: i32,
+    pub triple_with_queen: i32,
+}
+
+impl MultiCheckPoints {
+    /// No bonus (games not scored by points).
+    pub const NONE: MultiCheckPoints = MultiCheckPoints {
+        double: 0,
+        double_with_queen: 0,
+        triple: 0,
+        triple_with_queen: 0,
+    };
+
+    /// The bonus for checking `kings` active kings at once (0 unless two or three).
+    pub fn for_checks(&self, kings: usize, with_queen: bool) -> i32 {
+        match (kings, with_queen) {
+            (2, false) => self.double,
+            (2, true) => self.double_with_queen,
+            (3, false) => self.triple,
+            (3, true) => self.triple_with_queen,
+            _ => 0,
+        }
+    }
+}
+
 /// A full rule set: movement switches plus turn, elimination, draw and scoring rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleSet {
@@ -118,6 +150,8 @@ pub struct RuleSet {
     /// Points for mating (+20) and for being stalemated on one's own turn (+20).
     pub mate_points: i32,
     pub self_stalemate_points: i32,
+    /// Bonus for a double or triple check (FFA: +5 / +20, with a queen +1 / +5).
+    pub multi_check_points: MultiCheckPoints,
     /// RuleVariants tags that were not understood (kept and reported).
     pub unknown_variants: Vec<String>,
     /// RuleVariants tags that were understood, as written.
@@ -232,6 +266,7 @@ impl RuleSet {
             walking_king_bonus: 0,
             mate_points: 0,
             self_stalemate_points: 0,
+            multi_check_points: MultiCheckPoints::NONE,
             unknown_variants: Vec::new(),
             applied_variants: Vec::new(),
         }
@@ -258,6 +293,12 @@ impl RuleSet {
             walking_king_bonus: 20,
             mate_points: 20,
             self_stalemate_points: 20,
+            multi_check_points: MultiCheckPoints {
+                double: 5,
+                double_with_queen: 1,
+                triple: 20,
+                triple_with_queen: 5,
+            },
             ..RuleSet::teams()
         }
     }
@@ -487,6 +528,23 @@ mod tests {
         assert!(!RuleSet::quatro().moves.dead_capturable);
         assert_eq!(RuleSet::multiplayer().scoring, Scoring::OneOverN);
         assert_eq!(RuleSet::four_man_team().moves.en_passant, EnPassant::Off);
+    }
+
+    #[test]
+    fn every_points_preset_carries_the_ffa_multi_check_bonus() {
+        let ffa = RuleSet::ffa().multi_check_points;
+        assert_eq!(ffa.for_checks(1, false), 0);
+        assert_eq!(ffa.for_checks(2, false), 5);
+        assert_eq!(ffa.for_checks(2, true), 1);
+        assert_eq!(ffa.for_checks(3, false), 20);
+        assert_eq!(ffa.for_checks(3, true), 5);
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect(name);
+            if rules.scoring == Scoring::Points {
+                assert_eq!(rules.multi_check_points, ffa, "{name}");
+            }
+        }
+        assert_eq!(RuleSet::teams().multi_check_points, MultiCheckPoints::NONE);
     }
 
     #[test]

@@ -33,8 +33,7 @@ fn game() -> &'static Replay {
 
 /// Legal moves of `seat` at `ply` as coordinate text.
 fn legal_for(ply: usize, seat: BoardSeat) -> Vec<String> {
-    let mut position = *game().position_at(ply).expect("ply");
-    position.give_turn(seat);
+    let position = game().position_at(ply).expect("ply").with_turn(seat);
     let mut list = MoveList::new();
     position.legal_moves(&mut list);
     list.iter().map(|m| m.coordinate_text()).collect()

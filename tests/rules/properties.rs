@@ -28,7 +28,7 @@ proptest! {
         let mut position = Position::standard(&rules, preset % 2 == 1).expect("start");
         let mut list = MoveList::new();
         for choice in choices {
-            position.validate().map_err(TestCaseError::fail)?;
+            position.validate().map_err(|e| TestCaseError::fail(e.to_string()))?;
             let text = fen4::write(&position.to_fen4());
             let record = fen4::parse(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let again = Position::from_fen4(&record, &rules).map_err(|e| TestCaseError::fail(e.to_string()))?;
