@@ -2,6 +2,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use chrono::{DateTime, NaiveDateTime};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -29,14 +30,15 @@ pub struct IdPage {
 
 impl PageQuery {
     pub fn by_id(&self) -> Result<IdPage, ApiError> {
-        let limit = self.limit.unwrap_or(DEFAULT_LIMIT);
-        if limit == 0 || limit > MAX_LIMIT {
-            return Err(ApiError::bad_request(
-                "invalid_limit",
-                format!("`limit` must be between 1 and {MAX_LIMIT}."),
-            ));
-        }
-        let after_id = self.cursor.as_deref().map(decode_id_cursor).transpose()?;
+        let limit = checked_limit(self.limit)?;
+        let after_id = self
+            .cursor
+            .as_deref()
+            .map(|cursor| {
+                let [id] = decode_cursor(cursor, "id")?;
+                id.parse().map_err(|_| invalid_cursor())
+            })
+            .transpose()?;
         Ok(IdPage {
             after_id,
             limit: i64::from(limit),
@@ -44,22 +46,67 @@ impl PageQuery {
     }
 }
 
-pub fn encode_id_cursor(id: i64) -> String {
-    URL_SAFE_NO_PAD.encode(format!("id:{id}"))
+/// A page size from `limit`: 1 to `MAX_LIMIT`, `DEFAULT_LIMIT` when absent.
+pub fn checked_limit(limit: Option<u32>) -> Result<u32, ApiError> {
+    let limit = limit.unwrap_or(DEFAULT_LIMIT);
+    if limit == 0 || limit > MAX_LIMIT {
+        return Err(ApiError::bad_request(
+            "invalid_limit",
+            format!("`limit` must be between 1 and {MAX_LIMIT}."),
+        ));
+    }
+    Ok(limit)
 }
 
-fn decode_id_cursor(cursor: &str) -> Result<i64, ApiError> {
-    let invalid = || {
-        ApiError::bad_request(
-            "invalid_cursor",
-            "`cursor` is not a cursor this API returned.",
-        )
-    };
-    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| invalid())?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| invalid())?;
-    text.strip_prefix("id:")
-        .and_then(|id| id.parse().ok())
-        .ok_or_else(invalid)
+/// Every list's cursor: the list's kind and the last item's sort key, as `kind:field:...`,
+/// base64url-encoded so that callers treat it as opaque.
+pub fn encode_cursor(kind: &str, fields: &[String]) -> String {
+    let mut text = kind.to_string();
+    for field in fields {
+        text.push(':');
+        text.push_str(field);
+    }
+    URL_SAFE_NO_PAD.encode(text)
+}
+
+/// The `N` fields of a cursor of `kind`, or 400 `invalid_cursor`.
+pub fn decode_cursor<const N: usize>(cursor: &str, kind: &str) -> Result<[String; N], ApiError> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(cursor)
+        .map_err(|_| invalid_cursor())?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| invalid_cursor())?;
+    let mut parts = text.split(':');
+    if parts.next() != Some(kind) {
+        return Err(invalid_cursor());
+    }
+    let fields: Vec<String> = parts.map(str::to_string).collect();
+    fields.try_into().map_err(|_| invalid_cursor())
+}
+
+pub fn encode_id_cursor(id: i64) -> String {
+    encode_cursor("id", &[id.to_string()])
+}
+
+/// A time as a cursor field (microseconds since the epoch, as stored).
+pub fn micros_field(at: NaiveDateTime) -> String {
+    at.and_utc().timestamp_micros().to_string()
+}
+
+/// A cursor field written by `micros_field`.
+pub fn from_micros_field(field: &str) -> Result<NaiveDateTime, ApiError> {
+    field
+        .parse()
+        .ok()
+        .and_then(DateTime::from_timestamp_micros)
+        .map(|at| at.naive_utc())
+        .ok_or_else(invalid_cursor)
+}
+
+pub fn invalid_cursor() -> ApiError {
+    ApiError::bad_request(
+        "invalid_cursor",
+        "`cursor` is not a cursor this API returned.",
+    )
 }
 
 /// One page of results.

@@ -12,10 +12,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+pub use super::appeals::AppealRow;
 use super::automatic_reports::AutomaticReportRow;
+pub use super::cases::CaseRow;
 use super::chat_flags::FlagRow;
 use super::connection::DbConnection;
 use super::games::{self, ChatLineRow, GameFilter, GameRow, SeatRow};
+pub use super::sanctions::SanctionRow;
 use super::schema::{
     appeals, automatic_report_games, automatic_reports, case_reports, cases, chat_flags, decisions,
     game_chat, game_seats, games as games_table, players, report_accused, report_games, reports,
@@ -77,22 +80,6 @@ pub struct Ranking<'a> {
     pub max_age_points: f64,
     /// The moment of the read (claims running at it count as claimed).
     pub now: NaiveDateTime,
-}
-
-#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
-#[diesel(table_name = cases)]
-pub struct CaseRow {
-    pub id: i64,
-    pub accused_id: i64,
-    pub reason: String,
-    pub status: String,
-    pub opened_at: NaiveDateTime,
-    pub updated_at: NaiveDateTime,
-    pub priority_base: f64,
-    pub entry_count: i32,
-    pub claimed_by: Option<i64>,
-    pub claimed_until: Option<NaiveDateTime>,
-    pub decided_at: Option<NaiveDateTime>,
 }
 
 /// One case as the queue lists it.
@@ -345,23 +332,6 @@ pub struct FlaggedLine {
     pub after: Vec<ChatLineRow>,
 }
 
-#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
-#[diesel(table_name = sanctions)]
-pub struct SanctionRecord {
-    pub id: i64,
-    pub player_id: i64,
-    pub case_id: Option<i64>,
-    pub kind: String,
-    pub reason: String,
-    pub ground: String,
-    pub starts_at: NaiveDateTime,
-    pub ends_at: Option<NaiveDateTime>,
-    pub lifted_at: Option<NaiveDateTime>,
-    pub reduced_until: Option<NaiveDateTime>,
-    pub issued_by: i64,
-    pub note: String,
-}
-
 /// An earlier case of the same accused and how it was decided.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EarlierCase {
@@ -407,7 +377,7 @@ pub struct CaseEvidence {
     /// Flagged lines of the accused (and anyone named with them) in those games.
     pub flagged_lines: Vec<FlaggedLine>,
     pub earlier_cases: Vec<EarlierCase>,
-    pub sanctions: Vec<SanctionRecord>,
+    pub sanctions: Vec<SanctionRow>,
     /// For pair reasons (self-partnering, prearranged teaming): one per partner.
     pub pairs: Vec<PairHistory>,
 }
@@ -548,10 +518,10 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
         .order(cases::id.desc())
         .select((CaseRow::as_select(), decisions::kind.nullable()))
         .load(conn)?;
-    let sanctions: Vec<SanctionRecord> = sanctions::table
+    let sanctions: Vec<SanctionRow> = sanctions::table
         .filter(sanctions::player_id.eq(case.accused_id))
         .order((sanctions::starts_at.desc(), sanctions::id.desc()))
-        .select(SanctionRecord::as_select())
+        .select(SanctionRow::as_select())
         .load(conn)?;
 
     let pairs = if matches!(
@@ -759,25 +729,11 @@ fn shared_fingerprints(
     Ok(shared)
 }
 
-#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
-#[diesel(table_name = appeals)]
-pub struct AppealRow {
-    pub id: i64,
-    pub sanction_id: i64,
-    pub player_id: i64,
-    pub text: String,
-    pub filed_at: NaiveDateTime,
-    pub status: String,
-    pub decided_by: Option<i64>,
-    pub decided_at: Option<NaiveDateTime>,
-    pub note: Option<String>,
-}
-
 /// An appeal with its sanction and the appellant's name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppealListing {
     pub appeal: AppealRow,
-    pub sanction: SanctionRecord,
+    pub sanction: SanctionRow,
     pub player: String,
 }
 
@@ -794,7 +750,7 @@ pub fn appeals_page(
         .inner_join(players::table.on(players::id.eq(appeals::player_id)))
         .select((
             AppealRow::as_select(),
-            SanctionRecord::as_select(),
+            SanctionRow::as_select(),
             players::name,
         ))
         .into_boxed();
@@ -808,7 +764,7 @@ pub fn appeals_page(
                 .or(appeals::filed_at.eq(filed_at).and(appeals::id.gt(id))),
         );
     }
-    let rows: Vec<(AppealRow, SanctionRecord, String)> = query
+    let rows: Vec<(AppealRow, SanctionRow, String)> = query
         .order((appeals::filed_at.asc(), appeals::id.asc()))
         .limit(limit)
         .load(conn)?;

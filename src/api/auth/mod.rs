@@ -317,47 +317,64 @@ impl FromRequest for AnyCaller {
     }
 }
 
-impl FromRequest for ServerCaller {
-    type Error = ApiError;
-    type Future = ExtractFuture<Self>;
+/// A caller of one role: the generic extractor below accepts that role and answers 403
+/// naming it to every other authenticated caller.
+pub trait OneRole: Sized + 'static {
+    const ROLE: &'static str;
+    /// The caller as this role, or the caller back when it has another role.
+    fn from_any(caller: AnyCaller) -> Result<Self, AnyCaller>;
+}
 
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move {
-            match AnyCaller::authenticate(&req).await? {
-                AnyCaller::Server(caller) => Ok(caller),
-                other => Err(other.forbidden(&["server"])),
-            }
-        })
+impl OneRole for ServerCaller {
+    const ROLE: &'static str = "server";
+    fn from_any(caller: AnyCaller) -> Result<Self, AnyCaller> {
+        match caller {
+            AnyCaller::Server(server) => Ok(server),
+            other => Err(other),
+        }
     }
 }
 
-impl FromRequest for AdminCaller {
-    type Error = ApiError;
-    type Future = ExtractFuture<Self>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move {
-            match AnyCaller::authenticate(&req).await? {
-                AnyCaller::Admin(caller) => Ok(caller),
-                other => Err(other.forbidden(&["admin"])),
-            }
-        })
+impl OneRole for AdminCaller {
+    const ROLE: &'static str = "admin";
+    fn from_any(caller: AnyCaller) -> Result<Self, AnyCaller> {
+        match caller {
+            AnyCaller::Admin(admin) => Ok(admin),
+            other => Err(other),
+        }
     }
 }
 
-impl FromRequest for PlayerCaller {
-    type Error = ApiError;
-    type Future = ExtractFuture<Self>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move {
-            match AnyCaller::authenticate(&req).await? {
-                AnyCaller::Player(caller) => Ok(caller),
-                other => Err(other.forbidden(&["player"])),
-            }
-        })
+impl OneRole for PlayerCaller {
+    const ROLE: &'static str = "player";
+    fn from_any(caller: AnyCaller) -> Result<Self, AnyCaller> {
+        match caller {
+            AnyCaller::Player(player) => Ok(player),
+            other => Err(other),
+        }
     }
 }
+
+/// The one role extractor: authenticates, then keeps callers of the role `R`.
+fn extract_role<R: OneRole>(req: &HttpRequest) -> ExtractFuture<R> {
+    let req = req.clone();
+    Box::pin(async move {
+        R::from_any(AnyCaller::authenticate(&req).await?)
+            .map_err(|other| other.forbidden(&[R::ROLE]))
+    })
+}
+
+macro_rules! extract_as_role {
+    ($($caller:ty),*) => {$(
+        impl FromRequest for $caller {
+            type Error = ApiError;
+            type Future = ExtractFuture<Self>;
+
+            fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+                extract_role::<Self>(req)
+            }
+        }
+    )*};
+}
+
+extract_as_role!(ServerCaller, AdminCaller, PlayerCaller);

@@ -4,8 +4,6 @@
 use std::sync::Arc;
 
 use actix_web::web;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -13,7 +11,10 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
-use crate::api::pagination::{Page, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::api::pagination::{
+    checked_limit, decode_cursor, encode_cursor, from_micros_field, invalid_cursor, micros_field,
+    Page,
+};
 use crate::api::routes::games::{GameSummary, SeatView};
 use crate::api::state::AppState;
 use crate::api::statuses::{
@@ -29,20 +30,9 @@ use crate::moderation::{
 use crate::store::games::{ChatLineRow, GameRow, SeatRow};
 use crate::store::queue::{
     self, AppealListing, CaseEvidence, CaseRow, EntryEvidence, FlaggedLine, PairHistory,
-    QueueFilter, QueueKey, QueuedCase, Ranking, ReporterRecord, SanctionRecord, StatusFilter,
+    QueueFilter, QueueKey, QueuedCase, Ranking, ReporterRecord, SanctionRow, StatusFilter,
 };
 use crate::store::{conduct, to_utc};
-
-fn page_limit(limit: Option<u32>) -> Result<usize, ApiError> {
-    let limit = limit.unwrap_or(DEFAULT_LIMIT);
-    if limit == 0 || limit > MAX_LIMIT {
-        return Err(ApiError::bad_request(
-            "invalid_limit",
-            format!("`limit` must be between 1 and {MAX_LIMIT}."),
-        ));
-    }
-    Ok(limit as usize)
-}
 
 fn invalid_query(field: &str, message: String) -> ApiError {
     ApiError::BadRequest {
@@ -50,21 +40,6 @@ fn invalid_query(field: &str, message: String) -> ApiError {
         message,
         details: json!({ "field": field }),
     }
-}
-
-fn invalid_cursor() -> ApiError {
-    ApiError::bad_request(
-        "invalid_cursor",
-        "`cursor` is not a cursor this API returned.",
-    )
-}
-
-fn micros(at: NaiveDateTime) -> i64 {
-    at.and_utc().timestamp_micros()
-}
-
-fn from_micros(value: &str) -> Option<NaiveDateTime> {
-    DateTime::from_timestamp_micros(value.parse().ok()?).map(|at| at.naive_utc())
 }
 
 /// A queue position at the moment of the first page (`as_of`), so every later page ranks by
@@ -77,34 +52,29 @@ struct QueueCursor {
 
 impl QueueCursor {
     fn encode(&self) -> String {
-        URL_SAFE_NO_PAD.encode(format!(
-            "queue:{}:{:016x}:{}:{}",
-            micros(self.as_of),
-            self.key.priority.to_bits(),
-            micros(self.key.opened_at),
-            self.key.id
-        ))
+        encode_cursor(
+            "queue",
+            &[
+                micros_field(self.as_of),
+                format!("{:016x}", self.key.priority.to_bits()),
+                micros_field(self.key.opened_at),
+                self.key.id.to_string(),
+            ],
+        )
     }
 
     fn decode(cursor: &str) -> Result<QueueCursor, ApiError> {
-        let bytes = URL_SAFE_NO_PAD
-            .decode(cursor)
-            .map_err(|_| invalid_cursor())?;
-        let text = std::str::from_utf8(&bytes).map_err(|_| invalid_cursor())?;
-        let parts: Vec<&str> = text.split(':').collect();
-        let ["queue", as_of, priority, opened_at, id] = parts.as_slice() else {
-            return Err(invalid_cursor());
-        };
-        let priority = u64::from_str_radix(priority, 16)
+        let [as_of, priority, opened_at, id] = decode_cursor(cursor, "queue")?;
+        let priority = u64::from_str_radix(&priority, 16)
             .map(f64::from_bits)
             .ok()
             .filter(|p| p.is_finite())
             .ok_or_else(invalid_cursor)?;
         Ok(QueueCursor {
-            as_of: from_micros(as_of).ok_or_else(invalid_cursor)?,
+            as_of: from_micros_field(&as_of)?,
             key: QueueKey {
                 priority,
-                opened_at: from_micros(opened_at).ok_or_else(invalid_cursor)?,
+                opened_at: from_micros_field(&opened_at)?,
                 id: id.parse().map_err(|_| invalid_cursor())?,
             },
         })
@@ -262,7 +232,7 @@ pub async fn list_cases(
     query: web::Query<CaseListQuery>,
 ) -> Result<web::Json<CasePage>, ApiError> {
     let query = query.into_inner();
-    let limit = page_limit(query.limit)?;
+    let limit = checked_limit(query.limit)? as usize;
     let filter = QueueFilter {
         status: parse_status(query.status.as_deref())?,
         reason: query
@@ -532,7 +502,7 @@ pub struct SanctionView {
 }
 
 impl SanctionView {
-    fn from_row(s: SanctionRecord) -> SanctionView {
+    fn from_row(s: SanctionRow) -> SanctionView {
         SanctionView {
             id: s.id,
             kind: s.kind,
@@ -790,22 +760,15 @@ pub struct AppealView {
 }
 
 fn appeal_cursor(filed_at: NaiveDateTime, id: i64) -> String {
-    URL_SAFE_NO_PAD.encode(format!("appeal:{}:{id}", micros(filed_at)))
+    encode_cursor("appeal", &[micros_field(filed_at), id.to_string()])
 }
 
 fn decode_appeal_cursor(cursor: &str) -> Result<(NaiveDateTime, i64), ApiError> {
-    let bytes = URL_SAFE_NO_PAD
-        .decode(cursor)
-        .map_err(|_| invalid_cursor())?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| invalid_cursor())?;
-    let mut parts = text.split(':');
-    match (parts.next(), parts.next(), parts.next(), parts.next()) {
-        (Some("appeal"), Some(at), Some(id), None) => Ok((
-            from_micros(at).ok_or_else(invalid_cursor)?,
-            id.parse().map_err(|_| invalid_cursor())?,
-        )),
-        _ => Err(invalid_cursor()),
-    }
+    let [at, id] = decode_cursor(cursor, "appeal")?;
+    Ok((
+        from_micros_field(&at)?,
+        id.parse().map_err(|_| invalid_cursor())?,
+    ))
 }
 
 /// Appeals, oldest first (open ones by default): the sanction and the appellant's text.
@@ -824,7 +787,7 @@ pub async fn list_appeals(
     query: web::Query<AppealListQuery>,
 ) -> Result<web::Json<Page<AppealView>>, ApiError> {
     let query = query.into_inner();
-    let limit = page_limit(query.limit)?;
+    let limit = checked_limit(query.limit)? as usize;
     let status: Option<&'static str> = match query.status.as_deref() {
         None | Some("open") => Some("open"),
         Some("upheld") => Some("upheld"),
@@ -899,9 +862,10 @@ mod tests {
         };
         assert_eq!(QueueCursor::decode(&cursor.encode()).ok(), Some(cursor));
         assert!(QueueCursor::decode("nope").is_err());
-        assert!(QueueCursor::decode(&URL_SAFE_NO_PAD.encode("id:5")).is_err());
-        let nan = format!("queue:1:{:016x}:1:1", f64::NAN.to_bits());
-        assert!(QueueCursor::decode(&URL_SAFE_NO_PAD.encode(nan)).is_err());
+        assert!(QueueCursor::decode(&encode_cursor("id", &["5".to_string()])).is_err());
+        let nan = format!("{:016x}", f64::NAN.to_bits());
+        let fields = ["1".to_string(), nan, "1".to_string(), "1".to_string()];
+        assert!(QueueCursor::decode(&encode_cursor("queue", &fields)).is_err());
         let (filed, id) = decode_appeal_cursor(&appeal_cursor(at(5), 9)).unwrap_or_default();
         assert_eq!((filed, id), (at(5), 9));
     }
