@@ -4,6 +4,11 @@
 //! `migrations` (embedded, both backends), then one module of row types and queries per
 //! table or aggregate (`api_tokens`, ...). Functions here take `&mut DbConnection` and are
 //! blocking; the HTTP layer runs them on the blocking thread pool.
+//!
+//! The multi-step writes, each one transaction: storing a game (`games::insert`, the bulk
+//! import's `games::insert_batch`), filing a report (`reports::file`), deciding a case
+//! (`decide::decide`), claiming one (`cases::claim`), filing and deciding an appeal
+//! (`appeals::file`, `appeals::decide`), applying queued conduct (`conduct::apply_pending`).
 
 /// Inserts one row and returns its id: `RETURNING id` on PostgreSQL, the connection's last
 /// rowid on SQLite (the multi-backend connection has no RETURNING).
@@ -49,6 +54,7 @@ pub mod cases;
 pub mod chat_flags;
 pub mod conduct;
 pub mod connection;
+pub mod decide;
 pub mod games;
 pub mod migrations;
 pub mod modlog;

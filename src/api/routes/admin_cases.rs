@@ -15,7 +15,8 @@ use crate::moderation::{
     ClaimOutcome, Conflict, DecisionAction, DecisionKind, GameNumber, Ground, LadderStep,
     ReportOutcome, SanctionDuration, SanctionKind, GAME_NUMBER_RULE,
 };
-use crate::store::cases::{self, ClaimResult, DecideError, DecisionInput, ReleaseResult};
+use crate::store::cases::{self, ClaimResult, ReleaseResult};
+use crate::store::decide::{decide, DecideError, DecisionInput};
 use crate::store::{self, players, to_utc, DbConnection};
 
 fn case_not_found(id: i64) -> ApiError {
@@ -315,7 +316,7 @@ pub async fn decide_case(
                 note: body.note,
                 evidence_games: body.evidence_games,
             };
-            cases::decide(conn, id, &input, &policy, store::now()).map_err(|e| decide_error(id, e))
+            decide(conn, id, &input, &policy, store::now()).map_err(|e| decide_error(id, e))
         })
         .await?;
     Ok(web::Json(DecisionView {
