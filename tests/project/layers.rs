@@ -77,11 +77,12 @@ fn room_of(path: &Path) -> Option<String> {
         .then(|| name.to_string())
 }
 
-/// The rooms a piece of code names as `crate::room`, including inside `crate::{...}` groups.
-fn rooms_named(code: &str) -> BTreeSet<String> {
+/// The first path segments after each `prefix` in `code`, including inside `prefix{...}`
+/// groups: `names_after("use crate::{a::x, b};", "crate::")` is `a` and `b`.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut named = BTreeSet::new();
-    for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
+    for (at, _) in code.match_indices(prefix) {
+        let rest = &code[at + prefix.len()..];
         let heads: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
             let end = group.find('}').unwrap_or(group.len());
             group[..end]
@@ -94,13 +95,17 @@ fn rooms_named(code: &str) -> BTreeSet<String> {
                 .next()
                 .unwrap_or("")]
         };
-        for head in heads {
-            if ROOMS.iter().any(|(room, _)| *room == head) {
-                named.insert(head.to_string());
-            }
-        }
+        named.extend(heads.into_iter().map(str::to_string));
     }
     named
+}
+
+/// The rooms a piece of code names as `crate::room`.
+fn rooms_named(code: &str) -> BTreeSet<String> {
+    names_after(code, "crate::")
+        .into_iter()
+        .filter(|head| ROOMS.iter().any(|(room, _)| room == head))
+        .collect()
 }
 
 fn level(room: &str) -> u32 {
@@ -168,30 +173,9 @@ fn store_module(path: &Path) -> Option<String> {
 /// The sibling modules of `store` a piece of code names (`super::x` from a top-level file,
 /// `crate::store::x` anywhere).
 fn store_modules_named(code: &str, nested: bool) -> BTreeSet<String> {
-    let mut named = BTreeSet::new();
-    let prefixes: &[&str] = if nested {
-        &["crate::store::", "super::super::"]
-    } else {
-        &["crate::store::", "super::"]
-    };
-    for prefix in prefixes {
-        for (at, _) in code.match_indices(prefix) {
-            let rest = &code[at + prefix.len()..];
-            let heads: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
-                let end = group.find('}').unwrap_or(group.len());
-                group[..end]
-                    .split(',')
-                    .map(|part| part.trim().split("::").next().unwrap_or(""))
-                    .collect()
-            } else {
-                vec![rest
-                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .next()
-                    .unwrap_or("")]
-            };
-            named.extend(heads.into_iter().map(str::to_string));
-        }
-    }
+    let parent = if nested { "super::super::" } else { "super::" };
+    let mut named = names_after(code, "crate::store::");
+    named.extend(names_after(code, parent));
     named
 }
 
