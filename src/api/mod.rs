@@ -17,6 +17,7 @@ pub mod sqlite_writer;
 pub mod state;
 pub mod statuses;
 pub mod submission_schema;
+pub mod views;
 pub mod wire_enums;
 
 use actix_web::body::MessageBody;

@@ -1,19 +1,19 @@
 //! Working a case (admin role): claim, release, decide.
 
 use actix_web::web;
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
-use crate::api::routes::standing::SanctionView;
 use crate::api::state::AppState;
+use crate::api::views::cases::{ClaimOutcomeName, ClaimView, DecisionView, Released, TimeoutView};
+use crate::api::views::standing::SanctionView;
 use crate::moderation::{
-    ClaimOutcome, Conflict, DecisionAction, DecisionKind, GameNumber, Ground, LadderStep,
-    ReportOutcome, SanctionDuration, SanctionKind, GAME_NUMBER_RULE,
+    ClaimOutcome, Conflict, DecisionAction, GameNumber, Ground, SanctionDuration, SanctionKind,
+    GAME_NUMBER_RULE,
 };
 use crate::store::cases::{self, ClaimResult, ReleaseResult};
 use crate::store::decide::{decide, DecideError, DecisionInput};
@@ -38,24 +38,6 @@ fn party_refusal(conflict: Conflict) -> ApiError {
         message: conflict.to_string(),
         details: json!({ "conflict": conflict }),
     }
-}
-
-/// A running claim.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ClaimView {
-    pub case_id: i64,
-    pub claimed_by: String,
-    pub claimed_until: DateTime<Utc>,
-    pub outcome: ClaimOutcomeName,
-}
-
-/// `claimed`, `taken_over` (another admin's claim had expired) or `renewed`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ClaimOutcomeName {
-    Claimed,
-    TakenOver,
-    Renewed,
 }
 
 /// Claim a case: only the holder may decide it until the claim expires
@@ -107,13 +89,6 @@ pub async fn claim_case(
         ClaimResult::Decided => Err(case_decided(id)),
         ClaimResult::NotFound => Err(case_not_found(id)),
     }
-}
-
-/// A released claim.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Released {
-    pub case_id: i64,
-    pub released: bool,
 }
 
 /// Give up the caller's claim on a case.
@@ -192,36 +167,6 @@ pub struct DecisionBody {
     /// Further game numbers the admin found, beyond those the reports cite.
     #[serde(default)]
     pub evidence_games: Vec<i64>,
-}
-
-/// A report timeout a decision gave a reporter.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TimeoutView {
-    pub player: String,
-    /// 1 for the first step of the ladder (1 day), 2 for the second (7 days)...
-    pub level: u32,
-    pub starts_at: DateTime<Utc>,
-    pub until: DateTime<Utc>,
-}
-
-/// What a decision did.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DecisionView {
-    pub decision_id: i64,
-    pub case_id: i64,
-    pub accused: String,
-    pub kind: DecisionKind,
-    pub ground: Option<Ground>,
-    /// Distinct games behind the decision.
-    pub evidence_games: Vec<i64>,
-    /// How the case's reports count for their reporters.
-    pub report_outcome: ReportOutcome,
-    pub sanction: Option<SanctionView>,
-    pub report_timeouts: Vec<TimeoutView>,
-    /// The escalation ladder's suggestion for the accused's next offence of this kind.
-    #[schema(value_type = Object)]
-    pub next_step: LadderStep,
-    pub decided_at: DateTime<Utc>,
 }
 
 /// Evidence game numbers follow the game-number rule; checked before the case is touched.

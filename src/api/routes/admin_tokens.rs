@@ -1,8 +1,7 @@
 //! `/api/v1/admin/tokens`: API token management for admins.
 
 use actix_web::{web, HttpResponse};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
@@ -12,35 +11,9 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
-use crate::store::api_tokens::{self, ApiTokenRow};
-use crate::store::{self, to_utc};
-
-/// A token as listed: never the token itself.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TokenView {
-    pub id: i64,
-    pub name: String,
-    pub role: TokenRole,
-    pub created_at: DateTime<Utc>,
-    pub last_used_at: Option<DateTime<Utc>>,
-    pub revoked_at: Option<DateTime<Utc>>,
-}
-
-impl TokenView {
-    pub fn from_row(row: ApiTokenRow) -> Result<TokenView, ApiError> {
-        let role = TokenRole::parse(&row.role).ok_or_else(|| {
-            ApiError::internal(format!("token {} has role {:?}", row.id, row.role))
-        })?;
-        Ok(TokenView {
-            id: row.id,
-            name: row.name,
-            role,
-            created_at: to_utc(row.created_at),
-            last_used_at: row.last_used_at.map(to_utc),
-            revoked_at: row.revoked_at.map(to_utc),
-        })
-    }
-}
+use crate::api::views::tokens::{CreatedToken, TokenView};
+use crate::store::api_tokens::{self};
+use crate::store::{self};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -50,15 +23,6 @@ pub struct CreateToken {
     #[schema(example = "game-server-eu-1", min_length = 1)]
     pub name: String,
     pub role: TokenRole,
-}
-
-/// The new token, shown this once.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct CreatedToken {
-    #[serde(flatten)]
-    pub token_info: TokenView,
-    /// The bearer token. Store it now: only its hash is kept.
-    pub token: String,
 }
 
 /// Lists API tokens in creation order.

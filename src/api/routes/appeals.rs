@@ -3,7 +3,7 @@
 
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
@@ -11,37 +11,11 @@ use crate::api::auth::{AdminCaller, PlayerCaller};
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::routes::admin_cases::admin_id;
-use crate::api::routes::standing::SanctionView;
 use crate::api::state::AppState;
-use crate::api::statuses::AppealStatus;
+use crate::api::views::appeals::{AppealDecided, AppealView};
 use crate::moderation::{AppealDecisionProblem, AppealProblem};
-use crate::store::appeals::{self, AppealAnswer, AppealRow, DecideAppealError, FileAppealError};
-use crate::store::{self, to_utc};
-
-/// An appeal.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AppealView {
-    pub id: i64,
-    pub sanction_id: i64,
-    pub text: String,
-    pub filed_at: DateTime<Utc>,
-    #[schema(value_type = AppealStatus)]
-    pub status: String,
-    pub decided_at: Option<DateTime<Utc>>,
-}
-
-impl From<AppealRow> for AppealView {
-    fn from(row: AppealRow) -> Self {
-        AppealView {
-            id: row.id,
-            sanction_id: row.sanction_id,
-            text: row.text,
-            filed_at: to_utc(row.filed_at),
-            status: row.status,
-            decided_at: row.decided_at.map(to_utc),
-        }
-    }
-}
+use crate::store::appeals::{self, AppealAnswer, DecideAppealError, FileAppealError};
+use crate::store::{self};
 
 /// The appeal's text.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -144,13 +118,6 @@ pub struct AppealDecisionBody {
     pub minutes: Option<u32>,
     #[serde(default)]
     pub note: Option<String>,
-}
-
-/// The answered appeal and the sanction as it now stands.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AppealDecided {
-    pub appeal: AppealView,
-    pub sanction: SanctionView,
 }
 
 /// Answer an open appeal: uphold, reduce or lift the sanction (standing follows at once).

@@ -3,28 +3,14 @@
 use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::state::AppState;
+use crate::api::views::health::{Health, HealthStatus};
 use crate::store;
 
 /// Longest a readiness probe waits for a database connection.
 const READY_TIMEOUT: Duration = Duration::from_secs(2);
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Health {
-    pub status: HealthStatus,
-}
-
-/// `ok` from the liveness probe, `ready` from the readiness probe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum HealthStatus {
-    Ok,
-    Ready,
-}
 
 /// The process is alive and serving HTTP.
 #[utoipa::path(get, path = "/healthz", tag = "operations",

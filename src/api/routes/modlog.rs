@@ -2,19 +2,18 @@
 
 use actix_web::web;
 use chrono::{DateTime, NaiveDateTime, Utc};
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
-use utoipa::{IntoParams, ToSchema};
+use serde::Deserialize;
+use serde_json::json;
+use utoipa::IntoParams;
 
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
-use crate::api::statuses::ActorKind;
+use crate::api::views::modlog::ModlogEntryView;
 use crate::api::wire_enums::ModlogKind;
 use crate::moderation::AuditAction;
-use crate::store::modlog::{self, ModlogFilter, ModlogRow};
-use crate::store::to_utc;
+use crate::store::modlog::{self, ModlogFilter};
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -88,51 +87,6 @@ impl ModlogQuery {
             until,
             case_id: self.case_id,
         })
-    }
-}
-
-/// One line of the moderation log.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ModlogEntryView {
-    pub id: i64,
-    pub at: DateTime<Utc>,
-    #[schema(value_type = ActorKind)]
-    pub actor_kind: String,
-    /// The acting player's or admin's name; null for the system.
-    pub actor: Option<String>,
-    #[schema(value_type = ModlogKind)]
-    pub kind: String,
-    /// The player the action is about.
-    pub subject: Option<String>,
-    pub case_id: Option<i64>,
-    pub report_id: Option<i64>,
-    pub sanction_id: Option<i64>,
-    pub appeal_id: Option<i64>,
-    /// The note, message or rule behind the action.
-    pub why: Option<String>,
-    /// The whole action as recorded.
-    #[schema(value_type = Object)]
-    pub details: Value,
-}
-
-impl ModlogEntryView {
-    fn from_row(row: ModlogRow) -> ModlogEntryView {
-        // Details are written from serde_json; text that does not read back is shown as is.
-        let details = serde_json::from_str(&row.details).unwrap_or(Value::String(row.details));
-        ModlogEntryView {
-            id: row.id,
-            at: to_utc(row.at),
-            actor_kind: row.actor_kind,
-            actor: row.actor,
-            kind: row.kind,
-            subject: row.subject,
-            case_id: row.case_id,
-            report_id: row.report_id,
-            sanction_id: row.sanction_id,
-            appeal_id: row.appeal_id,
-            why: row.why,
-            details,
-        }
     }
 }
 

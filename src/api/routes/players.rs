@@ -1,41 +1,18 @@
 //! `/api/v1/players/{name}/...`: a player's archive record and the games two players shared.
 
 use actix_web::web;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 use crate::api::auth::{AdminCaller, AnyCaller};
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, PageQuery};
-use crate::api::routes::games::{GameSummary, SeatView};
 use crate::api::state::AppState;
+use crate::api::views::games::{GameSummary, SeatView};
+use crate::api::views::players::{
+    Placements, PlayerSummaryView, SharedGame, SideView, VariantCount,
+};
 use crate::store::games::{self, GameFilter};
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct VariantCount {
-    pub variant: String,
-    pub games: i64,
-}
-
-/// Games finished in each place.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Placements {
-    pub first: i64,
-    pub second: i64,
-    pub third: i64,
-    pub fourth: i64,
-}
-
-/// A player's archive record.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PlayerSummaryView {
-    pub player: String,
-    pub games: i64,
-    pub by_variant: Vec<VariantCount>,
-    pub placements: Placements,
-    /// Games this player aborted (the count the site shows publicly).
-    pub aborted: i64,
-}
 
 /// Games played by variant, placements and the aborted-game count.
 #[utoipa::path(get, path = "/api/v1/players/{name}/summary", tag = "games",
@@ -78,22 +55,6 @@ pub async fn player_summary(
 pub struct SharedQuery {
     /// The other player; without it, all of the player's games.
     pub with: Option<String>,
-}
-
-/// One player's side of a shared game.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SideView {
-    #[serde(flatten)]
-    pub seat: SeatView,
-    /// Points this player took from the other.
-    pub points_taken_from_other: Option<i32>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SharedGame {
-    pub game: GameSummary,
-    pub player: Option<SideView>,
-    pub other: Option<SideView>,
 }
 
 /// Games both players played, newest first, with their seats, placements and the points each

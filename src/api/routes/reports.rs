@@ -4,8 +4,7 @@
 use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
@@ -14,11 +13,11 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
-use crate::api::statuses::ReportStatus;
+use crate::api::views::reports::{FiledReport, ReportView};
 use crate::archive::ingest::MAX_NAME_CHARS;
-use crate::moderation::{PlayerId, ReportOutcome, ReportProblem, ReportReason};
-use crate::store::reports::{self, FileError, Filing, OwnReport};
-use crate::store::{self, to_utc};
+use crate::moderation::{PlayerId, ReportProblem, ReportReason};
+use crate::store::reports::{self, FileError, Filing};
+use crate::store::{self};
 
 /// A report about one game (or none), naming every involved player.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -36,59 +35,6 @@ pub struct ReportBody {
     /// Further game numbers showing the same behaviour.
     #[serde(default)]
     pub supporting_games: Vec<i64>,
-}
-
-/// One of the caller's own reports. Never shows other reporters or admin notes.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReportView {
-    pub id: i64,
-    pub reason: ReportReason,
-    pub accused: Vec<String>,
-    /// The game number the report was filed from.
-    pub game: Option<i64>,
-    pub supporting_games: Vec<i64>,
-    pub message: Option<String>,
-    pub filed_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    /// `open` until an admin decides the report's case, then `decided`.
-    pub status: ReportStatus,
-    /// Set once decided.
-    #[schema(value_type = Option<ReportOutcome>)]
-    pub outcome: Option<String>,
-    pub decided_at: Option<DateTime<Utc>>,
-}
-
-impl From<OwnReport> for ReportView {
-    fn from(r: OwnReport) -> Self {
-        ReportView {
-            id: r.id,
-            reason: r.reason,
-            accused: r.accused,
-            game: r.game,
-            supporting_games: r.supporting_games,
-            message: r.message,
-            filed_at: to_utc(r.filed_at),
-            updated_at: to_utc(r.updated_at),
-            status: if r.outcome.is_some() {
-                ReportStatus::Decided
-            } else {
-                ReportStatus::Open
-            },
-            outcome: r.outcome,
-            decided_at: r.decided_at.map(to_utc),
-        }
-    }
-}
-
-/// The answer to a filing.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FiledReport {
-    /// True when the filing was merged into the caller's earlier report about the same game
-    /// and reason (200) rather than stored as a new one (201).
-    pub merged: bool,
-    /// True when the merged message was cut to the message limit.
-    pub message_truncated: bool,
-    pub report: ReportView,
 }
 
 /// File a report. A second report about the same game and reason merges into the first.

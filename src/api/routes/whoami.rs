@@ -1,18 +1,10 @@
 //! `GET /api/v1/whoami`: who the credentials belong to.
 
 use actix_web::web;
-use serde::Serialize;
-use utoipa::ToSchema;
 
-use crate::api::auth::{AnyCaller, Role};
+use crate::api::auth::AnyCaller;
 use crate::api::error::ErrorEnvelope;
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct WhoAmI {
-    pub role: Role,
-    /// The token's name (server, admin) or the player's name.
-    pub name: String,
-}
+use crate::api::views::whoami::WhoAmI;
 
 /// The authenticated caller's role and name.
 #[utoipa::path(get, path = "/api/v1/whoami", tag = "auth",

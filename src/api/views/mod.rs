@@ -1,0 +1,17 @@
+//! Response views of the API: the typed bodies the handlers in `routes` answer with, and how
+//! they are built from store rows. One module per resource.
+
+pub mod appeals;
+pub mod cases;
+pub mod chat;
+pub mod conduct;
+pub mod flags;
+pub mod games;
+pub mod health;
+pub mod modlog;
+pub mod players;
+pub mod queue;
+pub mod reports;
+pub mod standing;
+pub mod tokens;
+pub mod whoami;
