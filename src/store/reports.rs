@@ -214,6 +214,18 @@ pub fn file(
         names
     });
     conn.transaction(|conn| {
+        // Every player row this filing needs exists first, created in name order: the order
+        // in which the conduct applier creates them too, so the two cannot deadlock.
+        let mut names: Vec<&str> = accused_names.iter().map(String::as_str).collect();
+        names.push(&filing.reporter);
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            on_backend!(conn, c => diesel::insert_into(players::table)
+                .values((players::name.eq(name), players::created_at.eq(now)))
+                .on_conflict_do_nothing()
+                .execute(c))?;
+        }
         let reporter_id = lock_player(conn, &filing.reporter, now)?;
         let standing = super::sanctions::standing_of(conn, &filing.reporter, now)?;
         if !standing.may_report {
