@@ -114,7 +114,7 @@ fn start_in_process() -> Result<(SocketAddr, String, tempfile::TempDir), String>
         "chat_check_load: app state (chat analyser included) built in {:.0} ms",
         built.elapsed().as_secs_f64() * 1e3
     );
-    let addr = common::serve_in_background(state, "chat_check_load")?;
+    let addr = common::serve_in_background(state, "chat_check_load", false)?;
     Ok((addr, token, dir))
 }
 

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::{build_app, AppState};
+use arbiter::api::AppState;
 use arbiter::archive::{prepare_with, AbortPreset, Submission};
 use arbiter::config::Settings;
 use arbiter::store::{self, games, migrations};
@@ -102,21 +102,8 @@ fn seed(settings: &Settings, pool: &store::DbPool) -> (String, String) {
 }
 
 fn start(settings: Settings, pool: store::DbPool) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
-            arbiter::api::spawn_background_tasks(state.clone());
-            let server = actix_web::HttpServer::new(move || build_app(state.clone(), |_| {}))
-                .workers(2)
-                .disable_signals()
-                .bind(("127.0.0.1", 0))
-                .expect("bind");
-            let _ = tx.send(server.addrs()[0]);
-            let _ = server.run().await;
-        });
-    });
-    rx.recv().expect("server address")
+    let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
+    common::serve_in_background(state, "mixed_soak", true).expect("server")
 }
 
 fn request(method: &str, path: &str, token: &str, content_type: &str, body: &str) -> Vec<u8> {

@@ -204,7 +204,7 @@ fn start(database_url: String) -> Result<(SocketAddr, String, String), String> {
         (token, chat_banned)
     };
     let state = web::Data::new(AppState::new(settings, pool).map_err(|e| e.to_string())?);
-    let addr = common::serve_in_background(state, "standing_load")?;
+    let addr = common::serve_in_background(state, "standing_load", false)?;
     Ok((addr, token, chat_banned))
 }
 

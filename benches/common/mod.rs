@@ -69,15 +69,20 @@ pub fn replicated(games: &[String], i: usize) -> (u64, String) {
 }
 
 /// Starts the real HTTP app on an ephemeral local port in a background thread (two workers)
-/// and returns its address once it is listening.
+/// and returns its address once it is listening; with `background_tasks`, the conduct applier
+/// and the checkpointer run beside it as in `arbiter serve`.
 pub fn serve_in_background(
     state: actix_web::web::Data<arbiter::api::AppState>,
     label: &'static str,
+    background_tasks: bool,
 ) -> Result<std::net::SocketAddr, String> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let system = actix_web::rt::System::new();
         let result = system.block_on(async move {
+            if background_tasks {
+                arbiter::api::spawn_background_tasks(state.clone());
+            }
             let server =
                 actix_web::HttpServer::new(move || arbiter::api::build_app(state.clone(), |_| {}))
                     .workers(2)
