@@ -14,8 +14,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
-use arbiter::archive::ingest::{prepare_with, PreparedGame, Submission};
 use arbiter::archive::AbortPreset;
+use arbiter::archive::{prepare_with, PreparedGame, Submission};
 use arbiter::cli::import::{import_sources_with, Source};
 use arbiter::conduct::{admin_view, ConductPolicy};
 use arbiter::config::Settings;

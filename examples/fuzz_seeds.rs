@@ -11,7 +11,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use arbiter::archive::ingest::{ChatChannel, ChatInput, EventInput, EventKind, SeatInput};
+use arbiter::archive::{ChatChannel, ChatInput, EventInput, EventKind, SeatInput};
 use arbiter::archive::{SeatColour, Submission};
 use arbiter::rules::{fen4, replay};
 

@@ -27,7 +27,7 @@ use super::submission_schema::{
     ChatInputSchema, EventInputSchema, SeatInputSchema, SubmissionSchema,
 };
 use super::wire_enums::ModlogKind;
-use crate::archive::ingest::{ChatChannel, EventKind, SeatColour};
+use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::moderation::ReportReason;
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";

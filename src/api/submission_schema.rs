@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::archive::ingest::{ChatChannel, EventKind, SeatColour};
+use crate::archive::{ChatChannel, EventKind, SeatColour};
 
 /// A finished game as a game server posts it.
 #[derive(Deserialize, ToSchema)]

@@ -9,7 +9,7 @@ use serde::Serialize;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
 
-use crate::archive::ingest::{ChatChannel, EventKind, SeatColour};
+use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::chat::ffa::FfaClass;
 use crate::chat::{Category, Severity};
 use crate::conduct::abort::AbortReason;

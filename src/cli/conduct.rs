@@ -13,8 +13,8 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use diesel::prelude::*;
 
-use crate::archive::ingest::{conduct_outcomes, ConductInput, EventKind, SeatColour};
 use crate::archive::AbortPreset;
+use crate::archive::{conduct_outcomes, ConductInput, EventKind, SeatColour};
 use crate::conduct::{ConductPolicy, SeatOutcome};
 use crate::config::Settings;
 use crate::rules::replay::replay;

@@ -12,8 +12,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::archive::ingest::{prepare_with, ChatReview, PreparedGame, Submission};
 use crate::archive::AbortPreset;
+use crate::archive::{prepare_with, ChatReview, PreparedGame, Submission};
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::store::games::{self, StoreOutcome};

@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::api::auth::player;
 use crate::api::auth::tokens::{self, TokenRole};
-use crate::archive::ingest::MAX_NAME_CHARS;
+use crate::archive::MAX_NAME_CHARS;
 use crate::config::{Settings, CONFIG_FILE_ENV};
 use crate::store::{self, api_tokens, migrations};
 

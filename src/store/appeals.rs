@@ -5,9 +5,8 @@ use chrono::{DateTime, NaiveDateTime, TimeDelta, Utc};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::cases::{log_action, LogActor, LogRefs};
 use super::connection::DbConnection;
-use super::modlog::ActorKind;
+use super::modlog::{log_action, ActorKind, LogActor, LogRefs};
 use super::sanctions::{self, SanctionRow};
 use super::schema::{appeals, players, sanctions as sanctions_table};
 use super::{from_utc, to_utc};
@@ -284,4 +283,53 @@ pub fn decide(
         let sanction = sanctions::find(conn, row.id)?.ok_or(DieselError::NotFound)?;
         Ok((appeal, sanction))
     })
+}
+
+/// An appeal with its sanction and the appellant's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppealListing {
+    pub appeal: AppealRow,
+    pub sanction: SanctionRow,
+    pub player: String,
+}
+
+/// Appeals with this status (any status without), oldest first: at most `limit` after the
+/// `(filed_at, id)` position `after`.
+pub fn appeals_page(
+    conn: &mut DbConnection,
+    status: Option<&str>,
+    after: Option<(NaiveDateTime, i64)>,
+    limit: i64,
+) -> QueryResult<Vec<AppealListing>> {
+    let mut query = appeals::table
+        .inner_join(sanctions_table::table)
+        .inner_join(players::table.on(players::id.eq(appeals::player_id)))
+        .select((
+            AppealRow::as_select(),
+            SanctionRow::as_select(),
+            players::name,
+        ))
+        .into_boxed();
+    if let Some(status) = status {
+        query = query.filter(appeals::status.eq(status.to_string()));
+    }
+    if let Some((filed_at, id)) = after {
+        query = query.filter(
+            appeals::filed_at
+                .gt(filed_at)
+                .or(appeals::filed_at.eq(filed_at).and(appeals::id.gt(id))),
+        );
+    }
+    let rows: Vec<(AppealRow, SanctionRow, String)> = query
+        .order((appeals::filed_at.asc(), appeals::id.asc()))
+        .limit(limit)
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(appeal, sanction, player)| AppealListing {
+            appeal,
+            sanction,
+            player,
+        })
+        .collect())
 }

@@ -10,7 +10,7 @@ use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
 use super::schema::automatic_reports as report_rows;
 use super::schema::{automatic_report_games, chat_flags, game_chat, game_seats, games};
-use crate::archive::ingest::{PreparedGame, WindowCheck};
+use crate::archive::{PreparedGame, WindowCheck};
 use crate::chat::window::{self, EarlierWindowReport, WindowGame};
 use crate::chat::Category;
 

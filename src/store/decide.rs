@@ -14,11 +14,11 @@ use crate::moderation::{
     ModerationPolicy, PlayerId, ReportOutcome, ReportReason, ReportTimeout, SanctionId,
 };
 use crate::store::cases::{
-    case_facts, find, log_action, open_cases_of, open_cases_reported_by, player_name,
-    refresh_priority, reporter_history, LogActor, LogRefs,
+    case_facts, find, open_cases_of, open_cases_reported_by, player_name, refresh_priority,
+    reporter_history,
 };
 use crate::store::connection::DbConnection;
-use crate::store::modlog::ActorKind;
+use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
 use crate::store::sanctions::SanctionRow;
 use crate::store::schema::{
     case_reports, cases, decisions, game_seats, games, report_timeouts, reports,

@@ -14,7 +14,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use super::conduct::{ConductWriter, SeatToRecord};
 use super::connection::DbConnection;
 use super::schema::{game_chat, game_events, game_seats, games};
-use crate::archive::ingest::{PreparedGame, SeatColour};
+use crate::archive::{PreparedGame, SeatColour};
 use crate::conduct::SeatOutcome;
 
 diesel::define_sql_function! {

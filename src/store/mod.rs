@@ -7,7 +7,7 @@
 //!
 //! The multi-step writes, each one transaction: storing a game (`games::insert`, the bulk
 //! import's `games::insert_batch`), filing a report (`reports::file`), deciding a case
-//! (`decide::decide`), claiming one (`cases::claim`), filing and deciding an appeal
+//! (`decide::decide`), claiming one (`claims::claim`), filing and deciding an appeal
 //! (`appeals::file`, `appeals::decide`), applying queued conduct (`conduct::apply_pending`).
 
 /// Inserts one row and returns its id: `RETURNING id` on PostgreSQL, the connection's last
@@ -50,8 +50,10 @@ macro_rules! insert_all {
 pub mod api_tokens;
 pub mod appeals;
 pub mod automatic_reports;
+pub mod case_evidence;
 pub mod cases;
 pub mod chat_flags;
+pub mod claims;
 pub mod conduct;
 pub mod connection;
 pub mod decide;

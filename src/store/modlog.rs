@@ -5,9 +5,11 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use diesel::result::Error as DieselError;
 
 use super::connection::DbConnection;
 use super::schema::modlog;
+use crate::moderation::AuditAction;
 
 /// Who acted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,4 +150,57 @@ pub fn page(
         query = query.filter(modlog::case_id.eq(case_id));
     }
     query.order(modlog::id.desc()).limit(limit).load(conn)
+}
+
+/// Who acted, for the moderation log.
+#[derive(Debug, Clone, Copy)]
+pub struct LogActor<'a> {
+    pub kind: ActorKind,
+    pub name: Option<&'a str>,
+}
+
+impl LogActor<'static> {
+    pub const SYSTEM: LogActor<'static> = LogActor {
+        kind: ActorKind::System,
+        name: None,
+    };
+}
+
+/// What a log line refers to besides its action.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogRefs<'a> {
+    pub subject: Option<&'a str>,
+    pub case_id: Option<i64>,
+    pub report_id: Option<i64>,
+    pub sanction_id: Option<i64>,
+    pub appeal_id: Option<i64>,
+    pub why: Option<&'a str>,
+}
+
+/// Appends `action` to the moderation log (kind = `AuditAction::kind()`, details = its JSON).
+pub fn log_action(
+    conn: &mut DbConnection,
+    at: NaiveDateTime,
+    actor: LogActor<'_>,
+    action: &AuditAction,
+    refs: LogRefs<'_>,
+) -> QueryResult<()> {
+    let details =
+        serde_json::to_value(action).map_err(|e| DieselError::SerializationError(Box::new(e)))?;
+    append(
+        conn,
+        &NewModlogEntry {
+            at,
+            actor_kind: actor.kind,
+            actor: actor.name,
+            kind: action.kind(),
+            subject: refs.subject,
+            case_id: refs.case_id,
+            report_id: refs.report_id,
+            sanction_id: refs.sanction_id,
+            appeal_id: refs.appeal_id,
+            why: refs.why,
+            details,
+        },
+    )
 }

@@ -2,6 +2,8 @@
 //! first need (a report naming the player, an admin acting) rather than at ingest, so the
 //! archive stays independent of moderation.
 
+use std::collections::HashMap;
+
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
@@ -17,12 +19,14 @@ pub fn find_id(conn: &mut DbConnection, name: &str) -> QueryResult<Option<i64>> 
         .optional()
 }
 
-/// The names of these player ids (in no particular order).
-pub fn names(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
-    players::table
+/// The names of these player ids, by id.
+pub fn names(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<HashMap<i64, String>> {
+    Ok(players::table
         .filter(players::id.eq_any(ids))
         .select((players::id, players::name))
-        .load(conn)
+        .load::<(i64, String)>(conn)?
+        .into_iter()
+        .collect())
 }
 
 /// The id of a player by name, creating the row if needed. Safe under concurrency: a writer

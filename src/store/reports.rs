@@ -7,9 +7,10 @@ use chrono::{DateTime, NaiveDateTime, TimeDelta, Utc};
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::cases::{self, LogActor, LogRefs};
+use super::cases;
 use super::connection::DbConnection;
 use super::modlog::ActorKind;
+use super::modlog::{log_action, LogActor, LogRefs};
 use super::schema::{game_seats, games, modlog, players, report_accused, report_games, reports};
 use super::{enum_name, parse_enum, to_utc};
 use crate::moderation::{
@@ -281,7 +282,7 @@ pub fn file(
                     .filter_map(|g| archive_id(*g))
                     .collect();
                 link(conn, report_id, &accused, &supporting)?;
-                cases::log_action(
+                log_action(
                     conn,
                     now,
                     actor,
@@ -339,7 +340,7 @@ pub fn file(
                 let new_games: Vec<i64> =
                     added_games.iter().filter_map(|g| archive_id(*g)).collect();
                 link(conn, report_id, &new_accused, &new_games)?;
-                cases::log_action(
+                log_action(
                     conn,
                     now,
                     actor,
@@ -574,7 +575,7 @@ pub fn file_automatic(
     let accused = [(player, filing.player.to_string())];
     link(conn, report_id, &accused, &supporting)?;
     let numbers = cases::game_numbers(conn, &[filing.game_id])?;
-    cases::log_action(
+    log_action(
         conn,
         now,
         LogActor::SYSTEM,

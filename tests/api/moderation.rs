@@ -6,7 +6,7 @@ use std::sync::{Arc, Barrier};
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
 use arbiter::moderation::DEFAULT_POLICY_TOML;
-use arbiter::store::cases::{self, ClaimResult};
+use arbiter::store::claims::{self, ClaimResult};
 use arbiter::store::{self, players};
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -464,7 +464,7 @@ async fn simultaneous_claims_have_exactly_one_winner() {
                 scope.spawn(move || {
                     let mut conn = pool.get().expect("own connection");
                     barrier.wait();
-                    cases::claim(&mut conn, case, (*id, name), &policy, store::now())
+                    claims::claim(&mut conn, case, (*id, name), &policy, store::now())
                         .expect("claim")
                 })
             })

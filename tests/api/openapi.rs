@@ -140,7 +140,7 @@ macro_rules! every_variant {
 
 #[actix_web::test]
 async fn closed_sets_are_enums_equal_to_the_domain_values() {
-    use arbiter::archive::ingest::{ChatChannel, EventKind, SeatColour};
+    use arbiter::archive::{ChatChannel, EventKind, SeatColour};
     use arbiter::chat::{Category, FfaClass, Severity};
     use arbiter::conduct::abort::AbortReason;
     use arbiter::moderation::{

@@ -9,7 +9,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use crate::api::error::AuthFailure;
-use crate::archive::ingest::MAX_NAME_CHARS;
+use crate::archive::MAX_NAME_CHARS;
 use crate::config::AuthSettings;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -15,7 +15,7 @@ use crate::moderation::{
     ClaimOutcome, Conflict, DecisionAction, GameNumber, Ground, SanctionDuration, SanctionKind,
     GAME_NUMBER_RULE,
 };
-use crate::store::cases::{self, ClaimResult, ReleaseResult};
+use crate::store::claims::{self, ClaimResult, ReleaseResult};
 use crate::store::decide::{decide, DecideError, DecisionInput};
 use crate::store::{self, players, to_utc, DbConnection};
 
@@ -63,7 +63,7 @@ pub async fn claim_case(
     let result = state
         .write(move |conn| {
             let me = admin_id(conn, &name)?;
-            Ok::<_, ApiError>(cases::claim(conn, id, (me, &name), &policy, store::now())?)
+            Ok::<_, ApiError>(claims::claim(conn, id, (me, &name), &policy, store::now())?)
         })
         .await?;
     match result {
@@ -111,7 +111,7 @@ pub async fn release_case(
     let result = state
         .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
-            Ok::<_, ApiError>(cases::release(conn, id, (me, &admin.name), store::now())?)
+            Ok::<_, ApiError>(claims::release(conn, id, (me, &admin.name), store::now())?)
         })
         .await?;
     match result {

@@ -21,6 +21,7 @@ use crate::api::views::queue::{AppealView, CaseDetailView, CaseListItem, CasePag
 use crate::conduct::admin_view;
 use crate::moderation::{max_age_points, priority_with_age, ModerationPolicy, ReportReason};
 use crate::store::queue::{self, QueueFilter, QueueKey, Ranking, StatusFilter};
+use crate::store::{appeals, case_evidence};
 use crate::store::{conduct, to_utc};
 
 fn invalid_query(field: &str, message: String) -> ApiError {
@@ -205,7 +206,7 @@ pub async fn get_case(
     let now = crate::store::now();
     let (evidence, record) = state
         .read(move |conn| {
-            let Some(evidence) = queue::case_evidence(conn, id)? else {
+            let Some(evidence) = case_evidence::case_evidence(conn, id)? else {
                 return Ok(None);
             };
             let record = conduct::record(conn, &evidence.accused)?;
@@ -283,7 +284,7 @@ pub async fn list_appeals(
         .map(decode_appeal_cursor)
         .transpose()?;
     let mut rows = state
-        .read(move |conn| queue::appeals_page(conn, status, after, limit as i64 + 1))
+        .read(move |conn| appeals::appeals_page(conn, status, after, limit as i64 + 1))
         .await?;
     let more = rows.len() > limit;
     rows.truncate(limit);

@@ -15,7 +15,7 @@ use crate::api::state::AppState;
 use crate::api::views::chat::{
     check_response, ActionName, BlockReason, ChatCheckResponse, SenderView,
 };
-use crate::archive::ingest::MAX_NAME_CHARS;
+use crate::archive::MAX_NAME_CHARS;
 use crate::chat::context::{analyze_line_in_context, BoardContext};
 use crate::chat::{self, LineContext};
 use crate::moderation::standing::Standing;

@@ -14,7 +14,7 @@ use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
 use crate::api::views::reports::{FiledReport, ReportView};
-use crate::archive::ingest::MAX_NAME_CHARS;
+use crate::archive::MAX_NAME_CHARS;
 use crate::moderation::{PlayerId, ReportProblem, ReportReason};
 use crate::store::reports::{self, FileError, Filing};
 use crate::store::{self};

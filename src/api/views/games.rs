@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
 use crate::api::statuses::{EliminationCause, TeamResult, Termination};
-use crate::archive::ingest::{ChatChannel, EventKind, SeatColour};
+use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::conduct::abort::AbortReason;
 use crate::rules::game::EliminationCause as RuleCause;
 use crate::rules::replay;

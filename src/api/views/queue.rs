@@ -7,18 +7,21 @@ use utoipa::ToSchema;
 use crate::api::error::ApiError;
 use crate::api::statuses::{AppealStatus, CaseStatus, FingerprintKind, Termination};
 use crate::api::views::games::{GameSummary, SeatView};
-use crate::archive::ingest::ChatChannel;
+use crate::archive::ChatChannel;
 use crate::chat::{Category, Severity};
 use crate::conduct::AdminConductView;
 use crate::moderation::{
     age_points, reporter_accuracy, DecisionKind, Ground, ModerationPolicy, ReportOutcome,
     ReportReason, ReportSource, SanctionKind,
 };
-use crate::store::games::{ChatLineRow, GameRow, SeatRow};
-use crate::store::queue::{
-    AppealListing, CaseEvidence, CaseRow, EntryEvidence, FlaggedLine, PairHistory, QueuedCase,
-    ReporterRecord, SanctionRow,
+use crate::store::appeals::AppealListing;
+use crate::store::case_evidence::{
+    CaseEvidence, EntryEvidence, FlaggedLine, PairHistory, ReporterRecord,
 };
+use crate::store::cases::CaseRow;
+use crate::store::games::{ChatLineRow, GameRow, SeatRow};
+use crate::store::queue::QueuedCase;
+use crate::store::sanctions::SanctionRow;
 use crate::store::to_utc;
 
 /// A case's priority at the moment of the read, with its stored and age parts.
