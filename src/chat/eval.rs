@@ -12,16 +12,13 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use super::types::CategoryGroup;
 use super::{
     analyze_line_with, Analyzer, Channel, FfaClass, LineContext, PositionVerdict, Scratch, Variant,
 };
 
 /// What a labelled line is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LabelTask {
     /// Offensive or not (predicted: any offensive-chat flag).
     Offensive,
@@ -29,7 +26,7 @@ pub enum LabelTask {
     Ffa,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelledLine {
     pub task: LabelTask,
     /// Expected category: `toxic` / `clean` for offensive lines, the probe category for FFA.
@@ -38,12 +35,11 @@ pub struct LabelledLine {
     pub flagged: bool,
     pub text: String,
     /// The situation the line was written in, when the file gives one (`#context:`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<ProbeContext>,
 }
 
 /// The situation of one probe line: what it changes in the evaluation's context.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ProbeContext {
     pub variant: Option<Variant>,
     pub channel: Option<Channel>,
@@ -338,7 +334,7 @@ pub fn parse_any(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
 }
 
 /// Counts and scores of one binary decision.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Score {
     pub true_positives: usize,
     pub false_positives: usize,
@@ -389,14 +385,14 @@ fn ratio(a: usize, b: usize) -> f64 {
 }
 
 /// A line the analyser got wrong.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mistake {
     pub text: String,
     pub expected: String,
     pub predicted: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct EvalReport {
     pub lines: usize,
     /// Flagged or not.

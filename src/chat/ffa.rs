@@ -87,7 +87,7 @@ impl FfaClass {
 
 /// What the rules engine found when it checked the line's mentions against the
 /// position at the line's ply. Every field is optional: fill in what was checked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PositionVerdict {
     pub ply: u32,
     pub fen4: String,

@@ -9,14 +9,11 @@
 //! covers the whole class, telling someone to claim as well as to resign or not to resign;
 //! announcing one's own resignation ("I resign") is never resign talk.
 
-use serde::{Deserialize, Serialize};
-
 use super::ffa::{FfaClass, FfaOutcome};
 use super::types::Severity;
 
 /// How telling another player to resign or claim is judged during an FFA game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ResignTalk {
     /// The reporting guide: allowed though not encouraged; recorded, not report-worthy.
     #[default]
@@ -35,7 +32,7 @@ impl ResignTalk {
 }
 
 /// The FFA chat policy settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct FfaPolicy {
     pub resign_talk: ResignTalk,
 }

@@ -52,8 +52,7 @@ pub enum Variant {
 }
 
 /// Where a line was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Channel {
     #[default]
     Game,
@@ -63,7 +62,7 @@ pub enum Channel {
 }
 
 /// The situation a line was written in.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineContext {
     pub variant: Variant,
     pub channel: Channel,
@@ -72,7 +71,6 @@ pub struct LineContext {
     /// Diplomacy games allow negotiation: the FFA chat rules do not apply.
     pub diplomacy: bool,
     /// What the rules engine found at the line's ply, when it has looked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<PositionVerdict>,
 }
 
@@ -468,7 +466,7 @@ fn harassment_by_origin(
 }
 
 /// One line of a game's chat log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatLine {
     /// The ply the game was at when the line was sent (None before the first move).
     pub ply: Option<u32>,
@@ -480,7 +478,7 @@ pub struct ChatLine {
 }
 
 /// The game a chat log belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameChatContext {
     pub variant: Variant,
     pub diplomacy: bool,
@@ -491,7 +489,7 @@ pub struct GameChatContext {
 }
 
 /// The analysis of one line of a log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameLineAnalysis {
     pub index: usize,
     pub sender: String,
@@ -500,7 +498,7 @@ pub struct GameLineAnalysis {
 
 /// Per sender: how many lines drew an offensive flag (the guide asks for
 /// "frequently or continuously" before reporting ordinary abuse).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SenderSummary {
     pub sender: String,
     pub lines: usize,
@@ -509,7 +507,7 @@ pub struct SenderSummary {
     pub spam_lines: usize,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct GameChatAnalysis {
     pub lines: Vec<GameLineAnalysis>,
     pub senders: Vec<SenderSummary>,

@@ -3,13 +3,11 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use serde::{Deserialize, Serialize};
-
 use super::normalize::NormalizedLine;
 use super::types::{Category, Severity};
 
 /// Spam thresholds (`config/chat.toml`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SpamSettings {
     /// Sliding window for the message rate.
     pub flood_window_ms: u64,

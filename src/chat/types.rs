@@ -31,8 +31,7 @@ pub enum Category {
 }
 
 /// The report reason a category belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CategoryGroup {
     Offensive,
     Spam,

@@ -74,7 +74,7 @@ pub struct Abort {
 }
 
 /// A `TimeControl` tag: base time and per-move extra time (increment or delay).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeControl {
     pub base_seconds: u32,
     pub increment_seconds: u32,

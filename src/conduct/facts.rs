@@ -47,15 +47,14 @@ impl SeatColor {
 pub use super::abort::TimeControl;
 
 /// One seat of a game: who sat there and the rating before and after (when rated).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatFacts {
     pub player: PlayerId,
     pub rating_before: Option<i32>,
     pub rating_after: Option<i32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GameEventKind {
     /// The seat's connection dropped (seed 000: 60 s to reconnect).
     Disconnect,
@@ -71,7 +70,7 @@ pub enum GameEventKind {
 
 /// One event of a game. `ply` is the number of plies played when it happened (the position
 /// before ply `ply` of the replay timeline is the position at the event).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameEvent {
     pub kind: GameEventKind,
     pub seat: SeatColor,
@@ -80,7 +79,7 @@ pub struct GameEvent {
 }
 
 /// Everything about a game the outcome needs besides the replayed moves.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GameFacts {
     pub game: GameNumber,
     pub variant: Variant,

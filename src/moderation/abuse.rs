@@ -8,7 +8,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 /// The rate limit is reached; filing works again at `at` (HTTP 429 with Retry-After).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryAfter {
     pub at: DateTime<Utc>,
     /// Whole seconds from now until `at`, rounded up (at least 1).
@@ -104,7 +104,7 @@ impl ReportOutcome {
 }
 
 /// A reporter's record: the smoothed share of their decided reports that were upheld.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Accuracy {
     pub upheld: u32,
     /// Upheld plus dismissed-as-unjustified; not-actionable dismissals count neither way.
@@ -140,14 +140,14 @@ pub fn reporter_accuracy(outcomes: &[ReportOutcome], policy: &ModerationPolicy) 
 }
 
 /// One of the reporter's reports after its decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecidedReport {
     pub decided_at: DateTime<Utc>,
     pub outcome: ReportOutcome,
 }
 
 /// A period in which a player may not file reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReportTimeout {
     pub starts_at: DateTime<Utc>,
     pub until: DateTime<Utc>,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// An earlier appeal, as far as the once-only rule needs it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AppealRecord {
     pub id: AppealId,
     pub sanction: SanctionId,
@@ -15,7 +15,7 @@ pub struct AppealRecord {
 }
 
 /// An appeal that may be stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidAppeal {
     pub sanction: SanctionId,
     pub appellant: PlayerId,
@@ -23,8 +23,7 @@ pub struct ValidAppeal {
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "code", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AppealProblem {
     NotOwnSanction,
     AlreadyAppealed { appeal: AppealId },

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// One report entry as part of a case.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CaseEntry {
     pub report: ReportId,
     pub reporter: Reporter,
@@ -25,7 +25,7 @@ pub struct CaseEntry {
 }
 
 /// Everything the policy reads about one open case.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CaseFacts {
     pub key: CaseKey,
     pub opened_at: DateTime<Utc>,
@@ -35,7 +35,7 @@ pub struct CaseFacts {
 }
 
 /// The people a case is about or comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseParties {
     /// The case's accused and everyone named alongside them.
     pub accused: Vec<PlayerId>,
@@ -77,7 +77,7 @@ impl CaseFacts {
 }
 
 /// One explained component of a case's priority.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PriorityPart {
     pub name: String,
     /// Points this component adds (0 up to its weight).
@@ -85,7 +85,7 @@ pub struct PriorityPart {
 }
 
 /// A case's place in the queue: higher first.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Priority {
     /// 0..=100, the rounded sum of the parts.
     pub score: u8,
@@ -222,7 +222,7 @@ fn safe_weight(weight: f64) -> f64 {
 }
 
 /// An admin's claim on a case: while it runs, only they work on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Claim {
     pub admin: PlayerId,
     pub claimed_at: DateTime<Utc>,
@@ -230,8 +230,7 @@ pub struct Claim {
 }
 
 /// What happens when `admin` asks to claim a case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimOutcome {
     /// Nobody holds the case: claim it until `until`.
     Claim { until: DateTime<Utc> },

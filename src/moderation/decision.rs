@@ -14,8 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What the admin does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DecisionAction {
     DismissUnjustified,
     DismissNotActionable,
@@ -47,7 +46,7 @@ impl DecisionAction {
 }
 
 /// A decision as an admin submits it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     pub admin: PlayerId,
     pub action: DecisionAction,
@@ -55,12 +54,11 @@ pub struct Decision {
     pub ground: Option<Ground>,
     pub note: Option<String>,
     /// Further games the admin found in the archive, beyond those the reports cite.
-    #[serde(default)]
     pub evidence_games: Vec<GameNumber>,
 }
 
 /// A decision that may be carried out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidDecision {
     pub case: CaseKey,
     pub admin: PlayerId,
@@ -279,7 +277,7 @@ pub fn validate_decision(
 }
 
 /// An earlier warning or sanction of the accused, as the ladder sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PriorMeasure {
     pub reason: ReportReason,
     pub measure: Measure,
@@ -288,8 +286,7 @@ pub struct PriorMeasure {
     pub lifted: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Measure {
     Warning,
     /// `ends_at` after appeals; `None` for a permanent sanction.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A report as submitted, before validation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NewReport {
     pub reporter: Reporter,
     /// Every involved player (seed: "do NOT send separate reports for each player").
@@ -18,12 +18,11 @@ pub struct NewReport {
     /// The game the report was filed from, if any.
     pub game: Option<GameNumber>,
     /// More game numbers supporting the case (seed: "including any game numbers of other games").
-    #[serde(default)]
     pub supporting_games: Vec<GameNumber>,
 }
 
 /// What the service knows about the games a report cites.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameFacts {
     pub number: GameNumber,
     pub variant: Variant,
@@ -32,12 +31,11 @@ pub struct GameFacts {
 }
 
 /// The cited games, looked up by the caller. A game missing here is an unknown game.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReportContext {
     pub games: Vec<GameFacts>,
     /// The accused the archive knows (seated in at least one stored game). A report that
     /// cites no game may name only these; with a game, the game's seats decide.
-    #[serde(default)]
     pub known_players: Vec<PlayerId>,
 }
 
@@ -49,7 +47,7 @@ impl ReportContext {
 
 /// A report that passed validation, normalised: accused without repeats, message trimmed
 /// (absent when blank), supporting games without repeats and without the main game.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ValidReport {
     pub reporter: Reporter,
     pub accused: Vec<PlayerId>,
@@ -370,7 +368,7 @@ pub fn validate_report(
 /// so that each player is judged, sanctioned and appeals on their own, while the entry still
 /// shows everyone the reporter named. The reason is its own category: the six reasons are
 /// already the seed's categories, and they differ in what evidence a decision needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CaseKey {
     pub accused: PlayerId,
     pub reason: ReportReason,
@@ -381,7 +379,7 @@ pub fn case_key(accused: PlayerId, reason: ReportReason) -> CaseKey {
 }
 
 /// A stored report entry: one reporter's contribution, as far as merging needs it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ReportEntry {
     pub id: ReportId,
     pub reporter: Reporter,
@@ -396,8 +394,7 @@ pub struct ReportEntry {
 }
 
 /// What to do with a new filing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum MergeOutcome {
     /// Store a new entry and link it to every case in [`ValidReport::case_keys`].
     NewEntry,

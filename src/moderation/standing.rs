@@ -4,10 +4,9 @@
 use super::abuse::ReportTimeout;
 use super::types::{PlayerId, Sanction, SanctionId, SanctionKind};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
 /// What a player may do at `at`. A `false` permission with no end time is permanent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Standing {
     pub at: DateTime<Utc>,
     pub may_chat: bool,

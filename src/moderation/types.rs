@@ -84,8 +84,7 @@ pub enum ReportReason {
 
 /// Whether the seed's (*) rule ("admins will NOT take action against players based on just
 /// a single game") covers a reason.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeveralGamesRule {
     /// Every report-worthy case of the reason is marked (*).
     Always,
@@ -466,7 +465,7 @@ pub(crate) fn minutes(minutes: u32) -> TimeDelta {
 }
 
 /// A sanction as stored, including what an appeal changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sanction {
     pub id: SanctionId,
     pub player: PlayerId,
