@@ -1,6 +1,6 @@
 //! Appeals: a player may appeal their own sanction once; an admin upholds, reduces or lifts it.
 
-use super::policy::ModerationPolicy;
+use super::policy::{AppealPolicy, ModerationPolicy};
 use super::types::{add_saturating, days, AppealId, PlayerId, Sanction, SanctionId};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -122,6 +122,31 @@ pub fn validate_appeal(
     }
 }
 
+/// Why an admin may not decide an appeal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppealConflict {
+    /// The admin is the appellant.
+    OwnSanction,
+    /// The admin imposed the sanction, and the policy wants a second pair of eyes.
+    ImposedIt,
+}
+
+/// Whether `admin` may decide an appeal by `appellant` against a sanction `issued_by` imposed.
+pub fn may_decide_appeal(
+    admin: PlayerId,
+    appellant: PlayerId,
+    issued_by: PlayerId,
+    policy: &AppealPolicy,
+) -> Result<(), AppealConflict> {
+    if admin == appellant {
+        Err(AppealConflict::OwnSanction)
+    } else if policy.four_eyes && admin == issued_by {
+        Err(AppealConflict::ImposedIt)
+    } else {
+        Ok(())
+    }
+}
+
 /// An admin's answer to an appeal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
@@ -198,6 +223,23 @@ mod tests {
     use super::*;
     use crate::moderation::types::{Ground, ReportReason, SanctionDuration, SanctionKind};
     use chrono::{TimeDelta, TimeZone};
+
+    #[test]
+    fn neither_the_appellant_nor_with_four_eyes_the_sanctioning_admin_decides() {
+        let mut policy = ModerationPolicy::default().appeal;
+        let (alice, bob, player) = (PlayerId(1), PlayerId(2), PlayerId(3));
+        assert_eq!(
+            may_decide_appeal(player, player, alice, &policy),
+            Err(AppealConflict::OwnSanction)
+        );
+        assert_eq!(
+            may_decide_appeal(alice, player, alice, &policy),
+            Err(AppealConflict::ImposedIt)
+        );
+        assert_eq!(may_decide_appeal(bob, player, alice, &policy), Ok(()));
+        policy.four_eyes = false;
+        assert_eq!(may_decide_appeal(alice, player, alice, &policy), Ok(()));
+    }
 
     const ME: PlayerId = PlayerId(5);
 

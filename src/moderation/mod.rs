@@ -27,8 +27,8 @@ pub use abuse::{
     DecidedReport, RateWindow, ReportOutcome, ReportTimeout, RetryAfter,
 };
 pub use appeal::{
-    apply_appeal_decision, validate_appeal, AppealDecision, AppealDecisionProblem, AppealProblem,
-    AppealRecord, ValidAppeal,
+    apply_appeal_decision, may_decide_appeal, validate_appeal, AppealConflict, AppealDecision,
+    AppealDecisionProblem, AppealProblem, AppealRecord, ValidAppeal,
 };
 pub use audit::{Actor, AuditAction, AuditEntry};
 pub use case::{
@@ -41,7 +41,7 @@ pub use decision::{
     LadderStep, Measure, PriorMeasure, Suggestion, ValidDecision,
 };
 pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
-pub use policy::{ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
+pub use policy::{AppealPolicy, ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
 pub use report::{
     case_key, merge_decision, validate_report, CaseKey, GameFacts, MergeOutcome, NewReport,
     ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,

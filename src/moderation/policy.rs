@@ -104,6 +104,13 @@ pub struct AppealPolicy {
     pub text_max_chars: u32,
     pub text_min_chars: u32,
     pub window_days: u32,
+    /// The admin who imposed a sanction may not decide its appeal.
+    #[serde(default = "four_eyes_by_default")]
+    pub four_eyes: bool,
+}
+
+fn four_eyes_by_default() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -356,6 +363,7 @@ impl Default for ModerationPolicy {
                 text_max_chars: 2000,
                 text_min_chars: 10,
                 window_days: 90,
+                four_eyes: true,
             },
             ladder: LadderPolicy {
                 decay_days: 180,

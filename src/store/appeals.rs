@@ -11,8 +11,9 @@ use super::sanctions::{self, SanctionRow};
 use super::schema::{appeals, players, sanctions as sanctions_table};
 use super::{from_utc, to_utc};
 use crate::moderation::{
-    apply_appeal_decision, validate_appeal, AppealDecision, AppealDecisionProblem, AppealId,
-    AppealProblem, AppealRecord, AuditAction, ModerationPolicy, PlayerId, SanctionId,
+    apply_appeal_decision, may_decide_appeal, validate_appeal, AppealConflict, AppealDecision,
+    AppealDecisionProblem, AppealId, AppealPolicy, AppealProblem, AppealRecord, AuditAction,
+    ModerationPolicy, PlayerId, SanctionId,
 };
 
 /// A stored appeal.
@@ -162,8 +163,8 @@ pub enum DecideAppealError {
     AlreadyDecided {
         status: String,
     },
-    /// The admin is the appellant.
-    OwnSanction,
+    /// The admin is the appellant, or imposed the sanction (four eyes).
+    Conflict(AppealConflict),
     Refused(AppealDecisionProblem),
     Db(DieselError),
 }
@@ -182,6 +183,7 @@ pub fn decide(
     admin: (i64, &str),
     answer: AppealAnswer,
     note: Option<&str>,
+    policy: &AppealPolicy,
     now: NaiveDateTime,
 ) -> Result<(AppealRow, SanctionRow), DecideAppealError> {
     let (admin_id, admin_name) = admin;
@@ -210,10 +212,14 @@ pub fn decide(
                 status: appeal.status,
             });
         }
-        if appeal.player_id == admin_id {
-            return Err(DecideAppealError::OwnSanction);
-        }
         let row = sanctions::find(conn, appeal.sanction_id)?.ok_or(DieselError::NotFound)?;
+        may_decide_appeal(
+            PlayerId(admin_id),
+            PlayerId(appeal.player_id),
+            PlayerId(row.issued_by),
+            policy,
+        )
+        .map_err(DecideAppealError::Conflict)?;
         let sanction = row.to_policy()?;
         let decision = match answer {
             AppealAnswer::Uphold => AppealDecision::Uphold,

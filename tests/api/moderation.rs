@@ -750,6 +750,15 @@ async fn appeals_once_and_their_decisions_change_standing() {
         .assert_error(409, "already_appealed");
 
     let decision = format!("/api/v1/admin/appeals/{appeal}/decision");
+    // Four eyes: alice imposed the ban, so bob decides the appeal.
+    let error = app
+        .post_json(&decision, Some(&admin), &json!({ "decision": "lift" }))
+        .await
+        .assert_error(403, "four_eyes");
+    assert!(error["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("another admin")));
+    let admin = app.token(TokenRole::Admin, "bob");
     app.post_json(&decision, Some(&admin), &json!({ "decision": "reduce" }))
         .await
         .assert_error(422, "invalid_appeal_decision");
@@ -801,6 +810,7 @@ async fn lifting_a_sanction_frees_the_player_at_once() {
         )
         .await
         .json();
+    let admin = app.token(TokenRole::Admin, "bob");
     let lifted = app
         .post_json(
             &format!("/api/v1/admin/appeals/{}/decision", filed["id"]),

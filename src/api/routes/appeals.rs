@@ -13,7 +13,7 @@ use crate::api::json::ApiJson;
 use crate::api::routes::admin_cases::admin_id;
 use crate::api::state::AppState;
 use crate::api::views::appeals::{AppealDecided, AppealView};
-use crate::moderation::{AppealDecisionProblem, AppealProblem};
+use crate::moderation::{AppealConflict, AppealDecisionProblem, AppealProblem};
 use crate::store::appeals::{self, AppealAnswer, DecideAppealError, FileAppealError};
 use crate::store::{self};
 
@@ -128,7 +128,7 @@ pub struct AppealDecisionBody {
     responses(
         (status = 200, description = "Decided", body = AppealDecided),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
-        (status = 403, description = "Not an admin, or the admin's own sanction", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin, the admin's own sanction (`conflict_of_interest`), or one the admin imposed (`four_eyes`)", body = ErrorEnvelope),
         (status = 404, description = "No such appeal", body = ErrorEnvelope),
         (status = 409, description = "Already decided", body = ErrorEnvelope),
         (status = 422, description = "A reduction that does not shorten the sanction, or a missing `until`/`minutes`", body = ErrorEnvelope),
@@ -161,6 +161,7 @@ pub async fn decide_appeal(
         _ => return Err(invalid("`until` and `minutes` go only with `reduce`.")),
     };
     let note = body.note;
+    let policy = state.moderation.clone();
     let (appeal, sanction) = state
         .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
@@ -170,6 +171,7 @@ pub async fn decide_appeal(
                 (me, &admin.name),
                 answer,
                 note.as_deref(),
+                &policy.appeal,
                 store::now(),
             )
             .map_err(|e| decide_error(id, e))
@@ -191,9 +193,16 @@ fn decide_error(id: i64, err: DecideAppealError) -> ApiError {
             message: format!("Appeal {id} is already decided ({status})."),
             details: json!({ "status": status }),
         },
-        DecideAppealError::OwnSanction => ApiError::Refused {
+        DecideAppealError::Conflict(AppealConflict::OwnSanction) => ApiError::Refused {
             code: "conflict_of_interest",
             message: "This is an appeal against your own sanction; another admin must decide it."
+                .to_string(),
+            details: json!({}),
+        },
+        DecideAppealError::Conflict(AppealConflict::ImposedIt) => ApiError::Refused {
+            code: "four_eyes",
+            message: "You imposed this sanction, so another admin must decide its appeal \
+                      (moderation policy `appeal.four_eyes`)."
                 .to_string(),
             details: json!({}),
         },
