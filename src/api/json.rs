@@ -154,3 +154,49 @@ pub fn path_config() -> web::PathConfig {
         ApiError::bad_request("invalid_path", message).into()
     })
 }
+
+/// A 400 naming the query parameter `field`.
+pub fn invalid_query(field: &str, message: String) -> ApiError {
+    ApiError::BadRequest {
+        code: "invalid_query",
+        message,
+        details: json!({ "field": field }),
+    }
+}
+
+/// An optional RFC 3339 time from the query parameter `field`, in stored (UTC) form.
+pub fn query_instant(
+    field: &str,
+    text: Option<&str>,
+) -> Result<Option<chrono::NaiveDateTime>, ApiError> {
+    text.map(|text| {
+        chrono::DateTime::parse_from_rfc3339(text)
+            .map(|at| at.naive_utc())
+            .map_err(|_| {
+                invalid_query(
+                    field,
+                    format!("`{field}` must be an RFC 3339 time such as 2026-06-07T18:00:00Z."),
+                )
+            })
+    })
+    .transpose()
+}
+
+/// One of a wire enum's values from the query parameter `field`; a 400 lists the allowed ones.
+pub fn query_enum<T: DeserializeOwned + serde::Serialize>(
+    field: &str,
+    text: &str,
+    all: &[T],
+) -> Result<T, ApiError> {
+    serde_json::from_value(json!(text)).map_err(|_| {
+        let known: Vec<String> = all
+            .iter()
+            .filter_map(|v| serde_json::to_value(v).ok())
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        invalid_query(
+            field,
+            format!("`{field}` must be one of {}.", known.join(", ")),
+        )
+    })
+}

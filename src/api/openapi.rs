@@ -20,15 +20,15 @@ use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_queue, admin_tokens, appeals, chat, conduct, flags, games, health, modlog,
-    players, reports, standing, whoami,
+    players, reports, sanctions, standing, whoami,
 };
-use super::statuses::{AppealStatusFilter, CaseStatusFilter, Termination};
+use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
     ChatInputSchema, EventInputSchema, SeatInputSchema, SubmissionSchema,
 };
 use super::wire_enums::ModlogKind;
 use crate::archive::{ChatChannel, EventKind, SeatColour};
-use crate::moderation::ReportReason;
+use crate::moderation::{ReportReason, SanctionKind};
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
@@ -68,6 +68,8 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_cases::release_case,
         admin_cases::decide_case,
         standing::player_standing,
+        sanctions::my_sanctions,
+        sanctions::list_sanctions,
         appeals::file_appeal,
         appeals::decide_appeal,
     ),
@@ -89,8 +91,10 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         // Sets only query parameters name: parameters do not collect their schemas.
         CaseStatusFilter,
         AppealStatusFilter,
+        SanctionStatusFilter,
         ModlogKind,
         ReportReason,
+        SanctionKind,
         Termination,
     )),
     modifiers(&BearerAuth, &StandardResponses),

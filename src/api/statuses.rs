@@ -122,3 +122,11 @@ pub enum EliminationCause {
     Claimed,
     KingCaptured,
 }
+
+/// Which sanctions the admin list shows: those in force now (default), or all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SanctionStatusFilter {
+    InForce,
+    All,
+}

@@ -64,6 +64,7 @@ pub mod played_order;
 pub mod players;
 pub mod queue;
 pub mod reports;
+pub mod sanction_listing;
 pub mod sanctions;
 pub mod schema;
 pub mod settings;

@@ -163,9 +163,16 @@ async fn standing_check_authenticates_like_every_route() {
     app.get(path, Some("arb_not-a-real-token"))
         .await
         .assert_error(401, "unauthorized");
-    app.get(path, Some(&app.player_token("SomePlayer")))
+    // A player reads only their own standing.
+    app.get(path, Some(&app.player_token("OtherPlayer")))
         .await
         .assert_error(403, "forbidden");
+    assert_eq!(
+        app.get(path, Some(&app.player_token("SomePlayer")))
+            .await
+            .status,
+        200
+    );
     assert_eq!(
         app.delete(&format!("/api/v1/admin/tokens/{id}"), Some(&admin))
             .await

@@ -21,6 +21,7 @@ mod operations;
 mod queue;
 mod queue_fixtures;
 mod role_matrix;
+mod sanctions;
 mod seed_story;
 mod support;
 mod writes;

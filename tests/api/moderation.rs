@@ -43,7 +43,9 @@ async fn ingest(app: &TestApp, server: &str, number: i64, variant: &str, seats: 
 const FFA_SEATS: [&str; 4] = ["rep", "acc1", "acc2", "acc3"];
 
 /// An app with FFA games 1001..=1010 and Teams game 2001, all with the same four players.
-async fn app_with_games(adjust: impl FnOnce(&mut arbiter::config::Settings)) -> (TestApp, String) {
+pub(crate) async fn app_with_games(
+    adjust: impl FnOnce(&mut arbiter::config::Settings),
+) -> (TestApp, String) {
     let app = TestApp::spawn_with(adjust).await;
     let server = app.token(TokenRole::Server, "eu-1");
     for number in 1001..=1010 {
@@ -652,7 +654,7 @@ async fn unjustified_reports_earn_escalating_report_timeouts() {
 }
 
 /// A chat ban on acc1 decided by alice; returns (sanction id, case id).
-async fn chat_ban(app: &TestApp, admin: &str, minutes: u32) -> (i64, i64) {
+pub(crate) async fn chat_ban(app: &TestApp, admin: &str, minutes: u32) -> (i64, i64) {
     report(
         app,
         "rep",

@@ -117,7 +117,11 @@ fn table() -> Vec<Row> {
         // A player sees only their own conduct record; nobody has one without games.
         row("GET",    "/api/v1/players/r1/conduct",          None,                 [401, 401, 401, 401, 200, 200, 403]),
         row("GET",    "/api/v1/players/matrix-player/conduct", None,               [401, 401, 401, 401, 404, 404, 404]),
+        // A player sees only their own standing and sanctions.
         row("GET",    "/api/v1/players/r1/standing",         None,                 [401, 401, 401, 401, 200, 200, 403]),
+        row("GET",    "/api/v1/players/matrix-player/standing", None,              [401, 401, 401, 401, 200, 200, 200]),
+        row("GET",    "/api/v1/sanctions/mine",              None,                 [401, 401, 401, 401, 403, 403, 200]),
+        row("GET",    "/api/v1/admin/sanctions",             None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/reports",                     Some(report_body),    [401, 401, 401, 401, 403, 403, 201]),
         row("GET",    "/api/v1/reports/mine",                None,                 [401, 401, 401, 401, 403, 403, 200]),
         row("POST",   "/api/v1/admin/cases/999/claim",       Some(empty_body),     [401, 401, 401, 401, 403, 404, 403]),

@@ -10,7 +10,7 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::state::AppState;
 use crate::api::views::cases::{ClaimOutcomeName, ClaimView, DecisionView, Released, TimeoutView};
-use crate::api::views::standing::SanctionView;
+use crate::api::views::sanctions::SanctionView;
 use crate::moderation::{
     ClaimOutcome, Conflict, DecisionAction, GameNumber, Ground, SanctionDuration, SanctionKind,
     GAME_NUMBER_RULE,

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use actix_web::web;
 use chrono::NaiveDateTime;
 use serde::Deserialize;
-use serde_json::json;
 use utoipa::IntoParams;
 
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::json::{invalid_query, query_enum};
 use crate::api::pagination::{
     checked_limit, decode_cursor, encode_cursor, from_micros_field, invalid_cursor, micros_field,
     Page,
@@ -23,14 +23,6 @@ use crate::moderation::{max_age_points, priority_with_age, ModerationPolicy, Rep
 use crate::store::queue::{self, QueueFilter, QueueKey, Ranking, StatusFilter};
 use crate::store::{appeals, case_evidence};
 use crate::store::{conduct, to_utc};
-
-fn invalid_query(field: &str, message: String) -> ApiError {
-    ApiError::BadRequest {
-        code: "invalid_query",
-        message,
-        details: json!({ "field": field }),
-    }
-}
 
 /// A queue position at the moment of the first page (`as_of`), so every later page ranks by
 /// the same clock and no case moves between pages while the admin reads them.
@@ -90,17 +82,7 @@ pub struct CaseListQuery {
 }
 
 fn parse_reason(text: &str) -> Result<ReportReason, ApiError> {
-    serde_json::from_value(json!(text)).map_err(|_| {
-        let known: Vec<String> = ReportReason::ALL
-            .iter()
-            .filter_map(|r| serde_json::to_value(r).ok())
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect();
-        invalid_query(
-            "reason",
-            format!("`reason` must be one of {}.", known.join(", ")),
-        )
-    })
+    query_enum("reason", text, &ReportReason::ALL)
 }
 
 fn parse_status(text: Option<&str>) -> Result<StatusFilter, ApiError> {

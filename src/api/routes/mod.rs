@@ -12,6 +12,7 @@ pub mod health;
 pub mod modlog;
 pub mod players;
 pub mod reports;
+pub mod sanctions;
 pub mod standing;
 pub mod whoami;
 
@@ -76,6 +77,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .service(web::resource("/reports").route(web::post().to(reports::file_report)))
                 .service(web::resource("/reports/mine").route(web::get().to(reports::my_reports)))
+                .service(
+                    web::resource("/sanctions/mine").route(web::get().to(sanctions::my_sanctions)),
+                )
+                .service(
+                    web::resource("/admin/sanctions")
+                        .route(web::get().to(sanctions::list_sanctions)),
+                )
                 .service(
                     web::resource("/admin/cases/{id}/claim")
                         .route(web::post().to(admin_cases::claim_case)),

@@ -1,13 +1,13 @@
 //! The moderation log (admin role): every recorded action, newest first.
 
 use actix_web::web;
-use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::Deserialize;
 use serde_json::json;
 use utoipa::IntoParams;
 
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::json::{invalid_query, query_instant};
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::state::AppState;
 use crate::api::views::modlog::ModlogEntryView;
@@ -35,28 +35,6 @@ pub struct ModlogQuery {
     pub case_id: Option<i64>,
 }
 
-fn invalid(field: &str, message: String) -> ApiError {
-    ApiError::BadRequest {
-        code: "invalid_query",
-        message,
-        details: json!({ "field": field }),
-    }
-}
-
-fn instant(field: &str, text: Option<&str>) -> Result<Option<NaiveDateTime>, ApiError> {
-    text.map(|text| {
-        DateTime::parse_from_rfc3339(text)
-            .map(|at| at.with_timezone(&Utc).naive_utc())
-            .map_err(|_| {
-                invalid(
-                    field,
-                    format!("`{field}` must be an RFC 3339 time such as 2026-06-07T18:00:00Z."),
-                )
-            })
-    })
-    .transpose()
-}
-
 impl ModlogQuery {
     fn filter(self) -> Result<ModlogFilter, ApiError> {
         if let Some(kind) = &self.kind {
@@ -68,11 +46,11 @@ impl ModlogQuery {
                 });
             }
         }
-        let since = instant("since", self.since.as_deref())?;
-        let until = instant("until", self.until.as_deref())?;
+        let since = query_instant("since", self.since.as_deref())?;
+        let until = query_instant("until", self.until.as_deref())?;
         if let (Some(since), Some(until)) = (since, until) {
             if since > until {
-                return Err(invalid(
+                return Err(invalid_query(
                     "until",
                     "`until` must not be before `since`.".to_string(),
                 ));

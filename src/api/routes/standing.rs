@@ -1,5 +1,6 @@
-//! A player's standing (`GET /api/v1/players/{name}/standing`, server and admin roles): what
-//! the player may do now, computed from sanctions and report timeouts at read time.
+//! A player's standing (`GET /api/v1/players/{name}/standing`: game servers and admins for
+//! anyone, a player for themselves): what the player may do now, computed from sanctions and
+//! report timeouts at read time.
 
 use actix_web::web;
 
@@ -11,14 +12,14 @@ use crate::store::sanctions::{self};
 use crate::store::{self};
 
 /// What a player may do now: chat, play, report, with end times. A player the service never
-/// saw may do everything.
+/// saw may do everything. Game servers and admins read anyone's; a player only their own.
 #[utoipa::path(get, path = "/api/v1/players/{name}/standing", tag = "sanctions",
     security(("bearer" = [])),
     params(("name" = String, Path, description = "Player name", example = "Spaksi")),
     responses(
         (status = 200, description = "The player's standing now", body = StandingView),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
-        (status = 403, description = "Not a game server or admin", body = ErrorEnvelope),
+        (status = 403, description = "A player asking for another player's standing", body = ErrorEnvelope),
     ))]
 pub async fn player_standing(
     credentials: Credentials,
@@ -31,11 +32,14 @@ pub async fn player_standing(
     let (caller, touch, name, standing) = state
         .read_inline(move |conn| {
             let (caller, touch) = credentials.resolve_read_only(conn)?;
-            if let AnyCaller::Player(_) = caller {
-                return Err(ApiError::Forbidden {
-                    allowed: &["server", "admin"],
-                    actual: "player",
-                });
+            if let AnyCaller::Player(player) = &caller {
+                // Players see only their own, as with conduct records.
+                if player.player != name {
+                    return Err(ApiError::Forbidden {
+                        allowed: &["admin", "server"],
+                        actual: "player",
+                    });
+                }
             }
             let standing = sanctions::standing_of(conn, &name, store::now())?;
             Ok::<_, ApiError>((caller, touch, name, standing))

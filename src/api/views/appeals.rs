@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::api::statuses::AppealStatus;
-use crate::api::views::standing::SanctionView;
+use crate::api::views::sanctions::SanctionView;
 use crate::store::appeals::AppealRow;
 use crate::store::to_utc;
 

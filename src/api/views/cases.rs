@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::api::views::standing::SanctionView;
+use crate::api::views::sanctions::SanctionView;
 use crate::moderation::{DecisionKind, Ground, LadderStep, ReportOutcome};
 
 /// A running claim.

@@ -12,6 +12,7 @@ pub mod modlog;
 pub mod players;
 pub mod queue;
 pub mod reports;
+pub mod sanctions;
 pub mod standing;
 pub mod tokens;
 pub mod whoami;
