@@ -656,9 +656,19 @@ async fn the_background_applier_brings_records_up_to_date() {
         }
         actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
     };
-    applier.abort();
     assert_eq!(games, Some(8));
-    let metrics = app.get("/metrics", None).await.text();
+    // The applier counts a batch just after committing it: the count may trail the records.
+    let started = std::time::Instant::now();
+    let metrics = loop {
+        let metrics = app.get("/metrics", None).await.text();
+        if metrics.contains("arbiter_conduct_applied_games_total 8")
+            || started.elapsed() > std::time::Duration::from_secs(10)
+        {
+            break metrics;
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    applier.abort();
     assert!(
         metrics.contains("arbiter_conduct_applied_games_total 8"),
         "{metrics}"
