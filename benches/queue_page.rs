@@ -130,6 +130,8 @@ fn bench(url: &str, n: usize) -> anyhow::Result<()> {
         status: StatusFilter::Open,
         reason: None,
         claimed: None,
+        accused: None,
+        reporter: None,
     };
     let by_reason = QueueFilter {
         reason: Some("abandoning".to_string()),

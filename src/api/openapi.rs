@@ -52,6 +52,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         games::ingest_game,
         games::list_games,
         games::get_game,
+        games::get_game_by_number,
         games::export_pgn4,
         flags::game_flags,
         players::player_summary,

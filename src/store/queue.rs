@@ -43,6 +43,17 @@ pub struct QueueFilter {
     /// `Some(true)`: only cases with a running claim; `Some(false)`: only unclaimed ones (no
     /// claim, or an expired one).
     pub claimed: Option<bool>,
+    /// Only cases about this player, by name.
+    pub accused: Option<String>,
+    /// Only cases holding a report this player filed, by name.
+    pub reporter: Option<String>,
+}
+
+/// The filter's players as ids.
+#[derive(Debug, Clone, Copy, Default)]
+struct PlayerIds {
+    accused: Option<i64>,
+    reporter: Option<i64>,
 }
 
 /// A case's place in the queue at one moment.
@@ -112,9 +123,24 @@ pub fn queue_page(
     after: Option<QueueKey>,
     limit: usize,
 ) -> QueryResult<Vec<QueuedCase>> {
+    let mut ids = PlayerIds::default();
+    for (name, id) in [
+        (&filter.accused, &mut ids.accused),
+        (&filter.reporter, &mut ids.reporter),
+    ] {
+        if let Some(name) = name {
+            // A player moderation never saw is in no case.
+            let Some(found) = super::players::find_id(conn, name)? else {
+                return Ok(Vec::new());
+            };
+            *id = Some(found);
+        }
+    }
     let mut best: Vec<(QueueKey, CaseRow)> = Vec::new();
     for status in filter.status.statuses() {
-        best.extend(scan_status(conn, status, filter, ranking, after, limit)?);
+        best.extend(scan_status(
+            conn, status, filter, ids, ranking, after, limit,
+        )?);
     }
     best.sort_by(|a, b| a.0.rank(&b.0));
     best.truncate(limit);
@@ -126,6 +152,7 @@ fn scan_status(
     conn: &mut DbConnection,
     status: &str,
     filter: &QueueFilter,
+    ids: PlayerIds,
     ranking: &Ranking<'_>,
     after: Option<QueueKey>,
     need: usize,
@@ -143,6 +170,19 @@ fn scan_status(
             .into_boxed();
         if let Some(reason) = &filter.reason {
             query = query.filter(cases::reason.eq(reason.clone()));
+        }
+        if let Some(accused) = ids.accused {
+            query = query.filter(cases::accused_id.eq(accused));
+        }
+        if let Some(reporter) = ids.reporter {
+            query = query.filter(
+                cases::id.eq_any(
+                    case_reports::table
+                        .inner_join(reports::table)
+                        .filter(reports::reporter_id.eq(reporter))
+                        .select(case_reports::case_id),
+                ),
+            );
         }
         match filter.claimed {
             Some(true) => query = query.filter(cases::claimed_until.gt(ranking.now)),

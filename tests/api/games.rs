@@ -155,6 +155,13 @@ async fn every_real_game_is_ingested_read_back_exported_and_found() {
             "{}",
             path.display()
         );
+        // The same game by the site's number, with the archive id in the answer.
+        let number = view["site_game_id"].as_str().expect("number");
+        let by_number = app
+            .get(&format!("/api/v1/games/by-number/{number}"), Some(&admin))
+            .await;
+        assert_eq!(by_number.status, 200, "{}", by_number.text());
+        assert_eq!(by_number.json(), view);
         if i % 2 == 0 {
             assert_eq!(view["chat"].as_array().map(Vec::len), Some(4));
             assert_eq!(view["chat"][0]["text"], "gl hf");
@@ -276,6 +283,24 @@ async fn every_real_game_is_ingested_read_back_exported_and_found() {
         .await;
     assert_eq!(summary.status, 200, "{}", summary.text());
     assert!(summary.json()["games"].as_i64().unwrap_or(0) >= 1);
+}
+
+#[actix_web::test]
+async fn a_game_number_that_is_not_one_or_not_stored_is_refused_by_name() {
+    let app = TestApp::spawn().await;
+    let admin = app.token(TokenRole::Admin, "alice");
+    let error = app
+        .get("/api/v1/games/by-number/12x", Some(&admin))
+        .await
+        .assert_error(400, "invalid_path");
+    assert_eq!(error["details"]["field"], "number");
+    let error = app
+        .get("/api/v1/games/by-number/104071136", Some(&admin))
+        .await
+        .assert_error(404, "game_not_found");
+    assert!(error["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("104071136")));
 }
 
 #[actix_web::test]

@@ -132,6 +132,16 @@ async fn the_queue_ranks_by_priority_with_age_and_filters() {
         only("status=all&reason=abandoning&claimed=true").await,
         vec![claimed]
     );
+    assert_eq!(only("accused=p1").await, vec![a]);
+    assert_eq!(only("accused=p5&status=all").await, vec![decided]);
+    assert_eq!(only("reporter=reporter1").await, vec![a]);
+    assert_eq!(only("reporter=reporter2&accused=p1").await, vec![a]);
+    assert_eq!(
+        only("reporter=reporter2&accused=p2").await,
+        Vec::<i64>::new()
+    );
+    assert_eq!(only("reporter=p1").await, Vec::<i64>::new());
+    assert_eq!(only("accused=nobody-known").await, Vec::<i64>::new());
 
     // Bad input names the field.
     let error = app

@@ -105,6 +105,7 @@ fn table() -> Vec<Row> {
         row("POST",   "/api/v1/games",                       Some(new_game_body),  [401, 401, 401, 401, 201, 403, 403]),
         row("GET",    "/api/v1/games",                       None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/games/1",                     None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/games/by-number/999",         None,                 [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/games/1/pgn4",                None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/games/1/flags",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/players/r1/summary",          None,                 ANY_AUTHENTICATED),

@@ -74,6 +74,10 @@ pub struct CaseListQuery {
     pub reason: Option<String>,
     /// `true`: only cases an admin holds now; `false`: only cases nobody holds.
     pub claimed: Option<bool>,
+    /// Only cases about this player, by name.
+    pub accused: Option<String>,
+    /// Only cases holding a report this player filed, by name.
+    pub reporter: Option<String>,
     /// Items per page, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
@@ -122,6 +126,8 @@ pub async fn list_cases(
             .map(|r| parse_reason(r).map(|_| r.to_string()))
             .transpose()?,
         claimed: query.claimed,
+        accused: query.accused.filter(|name| !name.trim().is_empty()),
+        reporter: query.reporter.filter(|name| !name.trim().is_empty()),
     };
     let cursor = query
         .cursor

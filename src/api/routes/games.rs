@@ -22,6 +22,7 @@ use crate::api::views::games::{GameSummary, GameView, IngestResult, IngestStatus
 use crate::api::wire_enums::wire_names;
 use crate::archive::{self};
 use crate::archive::{IngestError, Submission};
+use crate::moderation::{GameNumber, GAME_NUMBER_RULE};
 use crate::rules::replay;
 use crate::store::games::{self, GameFilter, GameRow, SeatRow, StoreOutcome};
 use crate::store::{self};
@@ -277,6 +278,48 @@ pub async fn get_game(
         .read(move |conn| games::get(conn, id))
         .await?
         .ok_or_else(|| game_not_found(id))?;
+    let view = web::block(move || GameView::from_detail(detail)).await??;
+    Ok(web::Json(view))
+}
+
+/// One game by the site's game number (what reports and decisions cite), answered as
+/// `GET /api/v1/games/{id}` answers it; `id` in the answer is the archive's own id, the one
+/// every other archive URL takes.
+#[utoipa::path(get, path = "/api/v1/games/by-number/{number}", tag = "games",
+    security(("bearer" = [])),
+    params(("number" = String, Path, description = "The site's game number", example = "104071136")),
+    responses(
+        (status = 200, description = "The game", body = GameView),
+        (status = 400, description = "Not a game number", body = ErrorEnvelope),
+        (status = 401, description = "No valid credentials", body = ErrorEnvelope),
+        (status = 403, description = "Not an admin", body = ErrorEnvelope),
+        (status = 404, description = "No game under this number", body = ErrorEnvelope),
+    ))]
+pub async fn get_game_by_number(
+    _admin: AdminCaller,
+    state: web::Data<AppState>,
+    number: web::Path<String>,
+) -> Result<web::Json<GameView>, ApiError> {
+    let number = GameNumber::parse(number.trim()).map_err(|why| ApiError::BadRequest {
+        code: "invalid_path",
+        message: format!("`number` is not a game number: {why}; it must be {GAME_NUMBER_RULE}."),
+        details: json!({ "field": "number" }),
+    })?;
+    let site_game_id = number.to_string();
+    let detail = state
+        .read(move |conn| {
+            let Some((id, _)) = games::find_by_site_id(conn, &site_game_id)? else {
+                return Ok(None);
+            };
+            games::get(conn, id)
+        })
+        .await?
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "game_not_found",
+                format!("No game has the number {number}."),
+            )
+        })?;
     let view = web::block(move || GameView::from_detail(detail)).await??;
     Ok(web::Json(view))
 }

@@ -56,6 +56,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(web::get().to(games::list_games))
                         .route(web::post().to(games::ingest_game)),
                 )
+                .service(
+                    web::resource("/games/by-number/{number}")
+                        .route(web::get().to(games::get_game_by_number)),
+                )
                 .service(web::resource("/games/{id}").route(web::get().to(games::get_game)))
                 .service(web::resource("/games/{id}/pgn4").route(web::get().to(games::export_pgn4)))
                 .service(web::resource("/games/{id}/flags").route(web::get().to(flags::game_flags)))
