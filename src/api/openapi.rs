@@ -20,7 +20,7 @@ use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_queue, admin_tokens, appeals, chat, conduct, flags, games, health, modlog,
-    players, reports, sanctions, standing, whoami,
+    notes, players, reports, sanctions, standing, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
@@ -62,6 +62,8 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_queue::get_case,
         admin_queue::list_appeals,
         modlog::list_modlog,
+        notes::add_note,
+        notes::list_notes,
         conduct::player_conduct,
         reports::file_report,
         reports::my_reports,

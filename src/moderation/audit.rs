@@ -4,7 +4,7 @@
 use super::abuse::ReportTimeout;
 use super::appeal::AppealDecision;
 use super::types::{
-    AppealId, CaseId, DecisionKind, GameNumber, Ground, PlayerId, ReportId, ReportReason,
+    AppealId, CaseId, DecisionKind, GameNumber, Ground, NoteId, PlayerId, ReportId, ReportReason,
     ReportSource, SanctionDuration, SanctionId, SanctionKind,
 };
 use chrono::{DateTime, Utc};
@@ -118,6 +118,12 @@ pub enum AuditAction {
         sanction: SanctionId,
         decision: AppealDecision,
     },
+    NoteAdded {
+        note: NoteId,
+        player: PlayerId,
+        author: PlayerId,
+        case: Option<CaseId>,
+    },
 }
 
 impl AuditAction {
@@ -131,7 +137,7 @@ impl AuditAction {
     }
 
     /// Every [`AuditAction::kind`] value, in declaration order: what a log filter may ask for.
-    pub const KINDS: [&'static str; 15] = [
+    pub const KINDS: [&'static str; 16] = [
         "report_filed",
         "report_merged",
         "automatic_report",
@@ -147,6 +153,7 @@ impl AuditAction {
         "report_timeout",
         "appeal_filed",
         "appeal_decided",
+        "note_added",
     ];
 
     /// The tag value, e.g. "case_claimed", for a log's `kind` column.
@@ -167,6 +174,7 @@ impl AuditAction {
             AuditAction::ReportTimeout { .. } => "report_timeout",
             AuditAction::AppealFiled { .. } => "appeal_filed",
             AuditAction::AppealDecided { .. } => "appeal_decided",
+            AuditAction::NoteAdded { .. } => "note_added",
         }
     }
 }
@@ -281,6 +289,12 @@ mod tests {
                 appeal,
                 sanction,
                 decision: AppealDecision::Uphold,
+            },
+            AuditAction::NoteAdded {
+                note: NoteId(7),
+                player,
+                author: admin,
+                case: Some(case),
             },
         ];
         let kinds: Vec<&str> = every.iter().map(AuditAction::kind).collect();

@@ -17,6 +17,7 @@ pub mod audit;
 pub mod case;
 pub mod decision;
 pub mod game_number;
+pub mod note;
 pub mod policy;
 pub mod report;
 pub mod standing;
@@ -41,6 +42,7 @@ pub use decision::{
     LadderStep, Measure, PriorMeasure, Suggestion, ValidDecision,
 };
 pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
+pub use note::{validate_note, NoteProblem};
 pub use policy::{AppealPolicy, ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
 pub use report::{
     case_key, merge_decision, validate_report, CaseKey, GameFacts, MergeOutcome, NewReport,
@@ -48,7 +50,7 @@ pub use report::{
 };
 pub use standing::{standing, Standing};
 pub use types::{
-    AppealId, CaseId, DecisionKind, GameNumber, Ground, LadderTrack, PlayerId, ReportId,
+    AppealId, CaseId, DecisionKind, GameNumber, Ground, LadderTrack, NoteId, PlayerId, ReportId,
     ReportReason, ReportSource, Reporter, Sanction, SanctionDuration, SanctionId, SanctionKind,
     SeveralGamesRule, Variant,
 };

@@ -44,6 +44,10 @@ id_type!(
     /// One appeal row.
     AppealId
 );
+id_type!(
+    /// One admin's note on a player.
+    NoteId
+);
 
 /// The game variant, as far as moderation cares about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -61,6 +61,7 @@ pub mod games;
 pub mod migrations;
 pub mod modlog;
 pub mod played_order;
+pub mod player_notes;
 pub mod players;
 pub mod queue;
 pub mod reports;

@@ -283,6 +283,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    player_notes (id) {
+        id -> BigInt,
+        player_id -> BigInt,
+        author_id -> BigInt,
+        case_id -> Nullable<BigInt>,
+        text -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(chat_flags -> games (game_id));
 diesel::joinable!(automatic_reports -> games (game_id));
@@ -322,6 +333,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     appeals,
     report_timeouts,
     modlog,
+    player_notes,
     conduct_outcomes,
     conduct_pending,
     conduct_records

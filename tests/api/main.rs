@@ -16,6 +16,7 @@ mod instances;
 mod live;
 mod migrations;
 mod moderation;
+mod notes;
 mod openapi;
 mod operations;
 mod queue;

@@ -174,7 +174,8 @@ fn sqlite_conduct_queue_moves_from_game_rows_into_the_queue_table_and_back() {
     c.batch_execute("UPDATE conduct_progress SET applied_through = 1")
         .expect("mark");
 
-    c.run_pending_migrations(migrations::SQLITE_MIGRATIONS)
+    // Only this migration, so that reverting the last one reverts it.
+    c.run_next_migration(migrations::SQLITE_MIGRATIONS)
         .expect("up");
     let queued: Vec<(i64, String)> = conduct_pending::table
         .select((conduct_pending::game_id, conduct_pending::seats))

@@ -55,12 +55,16 @@ pub(crate) async fn app_with_games(
     (app, server)
 }
 
-async fn report(app: &TestApp, reporter: &str, body: Value) -> TestResponse {
+pub(crate) async fn report(app: &TestApp, reporter: &str, body: Value) -> TestResponse {
     app.post_json("/api/v1/reports", Some(&app.player_token(reporter)), &body)
         .await
 }
 
-fn case_of(app: &TestApp, accused: &str, reason: &str) -> Option<(i64, String, i32, f64)> {
+pub(crate) fn case_of(
+    app: &TestApp,
+    accused: &str,
+    reason: &str,
+) -> Option<(i64, String, i32, f64)> {
     use arbiter::store::schema::{cases, players};
     let mut conn = app.state.pool.get().expect("connection");
     cases::table
@@ -79,7 +83,7 @@ fn case_of(app: &TestApp, accused: &str, reason: &str) -> Option<(i64, String, i
         .expect("case query")
 }
 
-fn modlog_kinds(app: &TestApp) -> Vec<String> {
+pub(crate) fn modlog_kinds(app: &TestApp) -> Vec<String> {
     use arbiter::store::schema::modlog;
     let mut conn = app.state.pool.get().expect("connection");
     modlog::table

@@ -78,6 +78,10 @@ fn appeal_decision_body() -> Value {
     json!({ "decision": "uphold" })
 }
 
+fn note_body() -> Value {
+    json!({ "text": "matrix note" })
+}
+
 fn empty_body() -> Value {
     json!({})
 }
@@ -115,6 +119,8 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/admin/cases/1",               None,                 [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/admin/appeals",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/modlog",                None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/admin/players/r1/notes",      None,                 ADMIN_ONLY),
+        row("POST",   "/api/v1/admin/players/r1/notes",      Some(note_body),      [401, 401, 401, 401, 403, 201, 403]),
         // A player sees only their own conduct record; nobody has one without games.
         row("GET",    "/api/v1/players/r1/conduct",          None,                 [401, 401, 401, 401, 200, 200, 403]),
         row("GET",    "/api/v1/players/matrix-player/conduct", None,               [401, 401, 401, 401, 404, 404, 404]),

@@ -21,7 +21,10 @@ use crate::api::views::queue::{AppealView, CaseDetailView, CaseListItem, CasePag
 use crate::conduct::admin_view;
 use crate::moderation::{max_age_points, priority_with_age, ModerationPolicy, ReportReason};
 use crate::store::queue::{self, QueueFilter, QueueKey, Ranking, StatusFilter};
-use crate::store::{appeals, case_evidence};
+use crate::store::{appeals, case_evidence, player_notes};
+
+/// Notes on the accused shown in a case.
+const CASE_NOTES: i64 = 50;
 use crate::store::{conduct, to_utc};
 
 /// A queue position at the moment of the first page (`as_of`), so every later page ranks by
@@ -192,13 +195,14 @@ pub async fn get_case(
 ) -> Result<web::Json<CaseDetailView>, ApiError> {
     let id = id.into_inner();
     let now = crate::store::now();
-    let (evidence, record) = state
+    let (evidence, record, notes) = state
         .read(move |conn| {
             let Some(evidence) = case_evidence::case_evidence(conn, id)? else {
                 return Ok(None);
             };
             let record = conduct::record(conn, &evidence.accused)?;
-            Ok::<_, diesel::result::Error>(Some((evidence, record)))
+            let notes = player_notes::of_player(conn, &evidence.accused, None, CASE_NOTES)?;
+            Ok::<_, diesel::result::Error>(Some((evidence, record, notes)))
         })
         .await?
         .ok_or_else(|| ApiError::not_found("case_not_found", format!("No case has id {id}.")))?;
@@ -206,6 +210,7 @@ pub async fn get_case(
     Ok(web::Json(CaseDetailView::from_evidence(
         evidence,
         conduct,
+        notes,
         now,
         &state.moderation,
     )?))

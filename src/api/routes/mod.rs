@@ -10,6 +10,7 @@ pub mod flags;
 pub mod games;
 pub mod health;
 pub mod modlog;
+pub mod notes;
 pub mod players;
 pub mod reports;
 pub mod sanctions;
@@ -51,6 +52,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     web::resource("/admin/appeals").route(web::get().to(admin_queue::list_appeals)),
                 )
                 .service(web::resource("/admin/modlog").route(web::get().to(modlog::list_modlog)))
+                .service(
+                    web::resource("/admin/players/{name}/notes")
+                        .route(web::get().to(notes::list_notes))
+                        .route(web::post().to(notes::add_note)),
+                )
                 .service(
                     web::resource("/games")
                         .route(web::get().to(games::list_games))

@@ -9,6 +9,7 @@ pub mod flags;
 pub mod games;
 pub mod health;
 pub mod modlog;
+pub mod notes;
 pub mod players;
 pub mod queue;
 pub mod reports;

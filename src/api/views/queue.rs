@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use crate::api::error::ApiError;
 use crate::api::statuses::{AppealStatus, CaseStatus, FingerprintKind, Termination};
 use crate::api::views::games::{GameSummary, SeatView};
+use crate::api::views::notes::NoteView;
 use crate::archive::ChatChannel;
 use crate::chat::{Category, Severity};
 use crate::conduct::AdminConductView;
@@ -20,6 +21,7 @@ use crate::store::case_evidence::{
 };
 use crate::store::cases::CaseRow;
 use crate::store::games::{ChatLineRow, GameRow, SeatRow};
+use crate::store::player_notes::NoteListing;
 use crate::store::queue::QueuedCase;
 use crate::store::sanctions::SanctionRow;
 use crate::store::to_utc;
@@ -452,12 +454,16 @@ pub struct CaseDetailView {
     /// supporting games); null when no game of theirs is recorded.
     #[schema(value_type = Option<Object>)]
     pub conduct: Option<AdminConductView>,
+    /// Admins' notes on the accused, newest first (the latest 50; all of them at
+    /// `GET /api/v1/admin/players/{name}/notes`).
+    pub notes: Vec<NoteView>,
 }
 
 impl CaseDetailView {
     pub(crate) fn from_evidence(
         evidence: CaseEvidence,
         conduct: Option<AdminConductView>,
+        notes: Vec<NoteListing>,
         now: NaiveDateTime,
         policy: &ModerationPolicy,
     ) -> Result<Self, ApiError> {
@@ -517,6 +523,7 @@ impl CaseDetailView {
                 .map(|p| PairView::from_history(p, &accused))
                 .collect::<Result<_, _>>()?,
             conduct,
+            notes: notes.into_iter().map(NoteView::from).collect(),
         })
     }
 }

@@ -1,0 +1,2 @@
+DROP TABLE player_notes;
+DROP FUNCTION player_notes_append_only();
