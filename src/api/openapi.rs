@@ -73,6 +73,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         standing::player_standing,
         sanctions::my_sanctions,
         sanctions::list_sanctions,
+        sanctions::change_sanction,
         appeals::file_appeal,
         appeals::decide_appeal,
     ),

@@ -65,6 +65,7 @@ pub mod player_notes;
 pub mod players;
 pub mod queue;
 pub mod reports;
+pub mod sanction_changes;
 pub mod sanction_listing;
 pub mod sanctions;
 pub mod schema;

@@ -82,6 +82,10 @@ fn note_body() -> Value {
     json!({ "text": "matrix note" })
 }
 
+fn sanction_change_body() -> Value {
+    json!({ "action": "lift", "note": "matrix" })
+}
+
 fn empty_body() -> Value {
     json!({})
 }
@@ -129,6 +133,7 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/players/matrix-player/standing", None,              [401, 401, 401, 401, 200, 200, 200]),
         row("GET",    "/api/v1/sanctions/mine",              None,                 [401, 401, 401, 401, 403, 403, 200]),
         row("GET",    "/api/v1/admin/sanctions",             None,                 ADMIN_ONLY),
+        row("POST",   "/api/v1/admin/sanctions/999/change",  Some(sanction_change_body), [401, 401, 401, 401, 403, 404, 403]),
         row("POST",   "/api/v1/reports",                     Some(report_body),    [401, 401, 401, 401, 403, 403, 201]),
         row("GET",    "/api/v1/reports/mine",                None,                 [401, 401, 401, 401, 403, 403, 200]),
         row("POST",   "/api/v1/admin/cases/999/claim",       Some(empty_body),     [401, 401, 401, 401, 403, 404, 403]),

@@ -131,3 +131,98 @@ async fn admins_list_sanctions_in_force_by_kind_player_and_end() {
         assert_eq!(error["details"]["field"], field, "{query}");
     }
 }
+
+#[actix_web::test]
+async fn an_admin_shortens_then_lifts_a_sanction_with_a_note() {
+    let (app, server) = app_with_games(|_| {}).await;
+    let alice = app.token(TokenRole::Admin, "alice");
+    let (sanction, _) = chat_ban(&app, &alice, 1440).await;
+    let path = format!("/api/v1/admin/sanctions/{sanction}/change");
+
+    // Refusals name the field and change nothing.
+    let error = app
+        .post_json(
+            &path,
+            Some(&alice),
+            &json!({ "action": "shorten", "note": "ok" }),
+        )
+        .await
+        .assert_error(422, "invalid_sanction_change");
+    assert_eq!(error["details"]["field"], "until");
+    let error = app
+        .post_json(
+            &path,
+            Some(&alice),
+            &json!({ "action": "lift", "note": "  " }),
+        )
+        .await
+        .assert_error(422, "invalid_sanction_change");
+    assert_eq!(error["details"]["field"], "note");
+    app.post_json(
+        &path,
+        Some(&alice),
+        &json!({ "action": "shorten", "minutes": 5000, "note": "longer" }),
+    )
+    .await
+    .assert_error(422, "reduction_not_shorter");
+    app.post_json(
+        "/api/v1/admin/sanctions/999/change",
+        Some(&alice),
+        &json!({ "action": "lift", "note": "none" }),
+    )
+    .await
+    .assert_error(404, "sanction_not_found");
+
+    let shortened = app
+        .post_json(
+            &path,
+            Some(&alice),
+            &json!({ "action": "shorten", "minutes": 60, "note": "first offence" }),
+        )
+        .await;
+    assert_eq!(shortened.status, 200, "{}", shortened.text());
+    let shortened = shortened.json();
+    assert_eq!(shortened["effective_end"], shortened["reduced_until"]);
+    let standing = app
+        .get("/api/v1/players/acc1/standing", Some(&server))
+        .await
+        .json();
+    assert_eq!(standing["chat_until"], shortened["reduced_until"]);
+
+    let lifted = app
+        .post_json(
+            &path,
+            Some(&alice),
+            &json!({ "action": "lift", "note": "wrong player" }),
+        )
+        .await;
+    assert_eq!(lifted.status, 200, "{}", lifted.text());
+    assert!(lifted.json()["lifted_at"].is_string());
+    let standing = app
+        .get("/api/v1/players/acc1/standing", Some(&server))
+        .await
+        .json();
+    assert_eq!(standing["may_chat"], true);
+    app.post_json(
+        &path,
+        Some(&alice),
+        &json!({ "action": "lift", "note": "again" }),
+    )
+    .await
+    .assert_error(409, "sanction_lifted");
+
+    // Both changes are logged with their notes.
+    let log = app
+        .get("/api/v1/admin/modlog?player=acc1&admin=alice", Some(&alice))
+        .await
+        .json();
+    let lines = items(&log);
+    let line = |kind: &str| {
+        lines
+            .iter()
+            .find(|l| l["kind"] == kind)
+            .unwrap_or_else(|| panic!("{kind} missing from {log}"))
+    };
+    assert_eq!(line("sanction_reduced")["why"], "first offence");
+    assert_eq!(line("sanction_lifted")["why"], "wrong player");
+}

@@ -206,20 +206,23 @@ fn decide_error(id: i64, err: DecideAppealError) -> ApiError {
                 .to_string(),
             details: json!({}),
         },
-        DecideAppealError::Refused(problem) => {
-            let code = match problem {
-                AppealDecisionProblem::AlreadyLifted => {
-                    return ApiError::conflict("sanction_lifted", problem.to_string())
-                }
-                AppealDecisionProblem::NotShorter { .. } => "reduction_not_shorter",
-                AppealDecisionProblem::BeforeStart { .. } => "reduction_before_start",
-            };
-            ApiError::unprocessable(
-                code,
-                problem.to_string(),
-                json!({ "field": "until", "problem": problem }),
-            )
-        }
+        DecideAppealError::Refused(problem) => change_refusal(problem),
         DecideAppealError::Db(err) => err.into(),
     }
+}
+
+/// A refused reduction or lift, on appeal or by an admin directly.
+pub(crate) fn change_refusal(problem: AppealDecisionProblem) -> ApiError {
+    let code = match problem {
+        AppealDecisionProblem::AlreadyLifted => {
+            return ApiError::conflict("sanction_lifted", problem.to_string())
+        }
+        AppealDecisionProblem::NotShorter { .. } => "reduction_not_shorter",
+        AppealDecisionProblem::BeforeStart { .. } => "reduction_before_start",
+    };
+    ApiError::unprocessable(
+        code,
+        problem.to_string(),
+        json!({ "field": "until", "problem": problem }),
+    )
 }

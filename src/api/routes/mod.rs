@@ -95,6 +95,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(web::get().to(sanctions::list_sanctions)),
                 )
                 .service(
+                    web::resource("/admin/sanctions/{id}/change")
+                        .route(web::post().to(sanctions::change_sanction)),
+                )
+                .service(
                     web::resource("/admin/cases/{id}/claim")
                         .route(web::post().to(admin_cases::claim_case)),
                 )
