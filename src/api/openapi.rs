@@ -19,8 +19,8 @@ use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
-    admin_cases, admin_queue, admin_tokens, appeals, chat, conduct, flags, games, health, modlog,
-    notes, players, reports, sanctions, standing, whoami,
+    admin_cases, admin_entries, admin_queue, admin_tokens, appeals, chat, conduct, flags, games,
+    health, modlog, notes, players, reports, sanctions, standing, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
@@ -67,6 +67,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         conduct::player_conduct,
         reports::file_report,
         reports::my_reports,
+        admin_entries::open_case,
         admin_cases::claim_case,
         admin_cases::release_case,
         admin_cases::decide_case,

@@ -57,6 +57,14 @@ pub enum AuditAction {
         score: f64,
         game: Option<GameNumber>,
     },
+    /// An admin's own entry about what they saw (it opens a case or joins the open one).
+    AdminEntry {
+        report: ReportId,
+        admin: PlayerId,
+        accused: PlayerId,
+        reason: ReportReason,
+        games: Vec<GameNumber>,
+    },
     ReportRefusedRateLimit {
         reporter: PlayerId,
         retry_at: DateTime<Utc>,
@@ -137,10 +145,11 @@ impl AuditAction {
     }
 
     /// Every [`AuditAction::kind`] value, in declaration order: what a log filter may ask for.
-    pub const KINDS: [&'static str; 16] = [
+    pub const KINDS: [&'static str; 17] = [
         "report_filed",
         "report_merged",
         "automatic_report",
+        "admin_entry",
         "report_refused_rate_limit",
         "case_opened",
         "case_claimed",
@@ -162,6 +171,7 @@ impl AuditAction {
             AuditAction::ReportFiled { .. } => "report_filed",
             AuditAction::ReportMerged { .. } => "report_merged",
             AuditAction::AutomaticReport { .. } => "automatic_report",
+            AuditAction::AdminEntry { .. } => "admin_entry",
             AuditAction::ReportRefusedRateLimit { .. } => "report_refused_rate_limit",
             AuditAction::CaseOpened { .. } => "case_opened",
             AuditAction::CaseClaimed { .. } => "case_claimed",
@@ -233,6 +243,13 @@ mod tests {
                 reason: ReportReason::OffensiveChat,
                 score: 0.5,
                 game: None,
+            },
+            AuditAction::AdminEntry {
+                report,
+                admin,
+                accused: player,
+                reason: ReportReason::Other,
+                games: vec![],
             },
             AuditAction::ReportRefusedRateLimit {
                 reporter: player,

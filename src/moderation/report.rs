@@ -255,7 +255,7 @@ pub fn validate_report(
             max: limits.max_accused,
         });
     }
-    if let Some(reporter) = report.reporter.player() {
+    if let Some(reporter) = report.reporter.filer() {
         if accused.contains(&reporter) {
             problems.push(ReportProblem::SelfReport { player: reporter });
         }

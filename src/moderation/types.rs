@@ -297,23 +297,29 @@ pub enum ReportSource {
     Player,
     ChatAnalysis,
     ConductSignal,
+    /// An admin opened the case about what they saw themselves.
+    Admin,
 }
 
 impl ReportSource {
-    pub const ALL: [ReportSource; 3] = [
+    pub const ALL: [ReportSource; 4] = [
         ReportSource::Player,
         ReportSource::ChatAnalysis,
         ReportSource::ConductSignal,
+        ReportSource::Admin,
     ];
 }
 
 /// Who filed a report. Automatic reporters carry the strength of their evidence (0.0..=1.0).
+/// An admin's own entry is evidence an admin vouches for, not a player's report: it counts as
+/// the strongest evidence, and its admin is no party to the case and never timed out for it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum Reporter {
     Player { player: PlayerId },
     ChatAnalysis { score: f64 },
     ConductSignal { score: f64 },
+    Admin { admin: PlayerId },
 }
 
 impl Reporter {
@@ -322,6 +328,7 @@ impl Reporter {
             Reporter::Player { .. } => ReportSource::Player,
             Reporter::ChatAnalysis { .. } => ReportSource::ChatAnalysis,
             Reporter::ConductSignal { .. } => ReportSource::ConductSignal,
+            Reporter::Admin { .. } => ReportSource::Admin,
         }
     }
 
@@ -332,21 +339,33 @@ impl Reporter {
         }
     }
 
-    /// The automatic evidence strength, clamped to 0..=1 (NaN counts as no evidence).
+    /// The player who filed it, player or admin: who may not accuse themselves.
+    pub fn filer(&self) -> Option<PlayerId> {
+        match self {
+            Reporter::Player { player } | Reporter::Admin { admin: player } => Some(*player),
+            _ => None,
+        }
+    }
+
+    /// The evidence strength of an entry that is not a player's report, clamped to 0..=1 (NaN
+    /// counts as no evidence); an admin's own entry is full strength.
     pub fn automatic_score(&self) -> Option<f64> {
         match self {
             Reporter::Player { .. } => None,
             Reporter::ChatAnalysis { score } | Reporter::ConductSignal { score } => {
                 Some(unit(*score))
             }
+            Reporter::Admin { .. } => Some(1.0),
         }
     }
 
-    /// Two filings come from the same reporter: the same player, or the same automatic source.
+    /// Two filings come from the same reporter: the same player, the same admin, or the same
+    /// automatic source.
     pub fn same_as(&self, other: &Reporter) -> bool {
         match (self, other) {
             (Reporter::Player { player: a }, Reporter::Player { player: b }) => a == b,
-            _ => self.player().is_none() && self.source() == other.source(),
+            (Reporter::Admin { admin: a }, Reporter::Admin { admin: b }) => a == b,
+            _ => self.filer().is_none() && self.source() == other.source(),
         }
     }
 }
@@ -631,6 +650,24 @@ mod tests {
         assert!(
             !Reporter::ChatAnalysis { score: 0.2 }.same_as(&Reporter::ConductSignal { score: 0.2 })
         );
+    }
+
+    #[test]
+    fn an_admin_entry_is_full_evidence_and_no_player_report() {
+        let alice = Reporter::Admin { admin: PlayerId(5) };
+        assert_eq!(alice.source(), ReportSource::Admin);
+        assert_eq!(alice.player(), None, "no reporter accuracy or timeout");
+        assert_eq!(
+            alice.filer(),
+            Some(PlayerId(5)),
+            "may not accuse themselves"
+        );
+        assert_eq!(alice.automatic_score(), Some(1.0));
+        assert!(alice.same_as(&Reporter::Admin { admin: PlayerId(5) }));
+        assert!(!alice.same_as(&Reporter::Admin { admin: PlayerId(6) }));
+        assert!(!alice.same_as(&Reporter::Player {
+            player: PlayerId(5)
+        }));
     }
 
     #[test]

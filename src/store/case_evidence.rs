@@ -34,6 +34,7 @@ pub struct ReportRow {
     pub updated_at: NaiveDateTime,
     pub outcome: Option<String>,
     pub decided_at: Option<NaiveDateTime>,
+    pub filed_by_admin: Option<i64>,
 }
 
 /// How a reporter's decided reports turned out, by `reports.outcome`.
@@ -49,6 +50,8 @@ pub struct ReporterRecord {
 pub struct EntryEvidence {
     pub report: ReportRow,
     pub reporter: Option<String>,
+    /// The admin whose own entry it is.
+    pub admin: Option<String>,
     /// The reporter's decided reports (all of them, this case's included once decided).
     pub reporter_record: Option<ReporterRecord>,
     /// Everyone the report names.
@@ -178,6 +181,7 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
     let records = reporter_records(conn, &reporter_ids.iter().copied().collect::<Vec<_>>())?;
     let mut people: Vec<i64> = accused_links.iter().map(|(_, p)| *p).collect();
     people.extend(reporter_ids.iter().copied());
+    people.extend(report_rows.iter().filter_map(|r| r.filed_by_admin));
     people.push(case.accused_id);
     people.extend(case.claimed_by);
     people.sort_unstable();
@@ -211,6 +215,7 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
             }
             EntryEvidence {
                 reporter: report.reporter_id.map(name_of),
+                admin: report.filed_by_admin.map(name_of),
                 reporter_record: report
                     .reporter_id
                     .map(|r| records.get(&r).cloned().unwrap_or_default()),

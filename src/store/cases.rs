@@ -51,7 +51,7 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CaseRow>> {
         .optional()
 }
 
-fn open_case_id(
+pub(super) fn open_case_id(
     conn: &mut DbConnection,
     accused_id: i64,
     reason: &str,
@@ -216,6 +216,7 @@ pub fn case_facts(
         i64,
         String,
         Option<i64>,
+        Option<i64>,
         Option<f64>,
         Option<i64>,
         NaiveDateTime,
@@ -228,6 +229,7 @@ pub fn case_facts(
             reports::id,
             reports::source,
             reports::reporter_id,
+            reports::filed_by_admin,
             reports::score,
             reports::game_id,
             reports::filed_at,
@@ -250,18 +252,21 @@ pub fn case_facts(
     {
         supporting.entry(report).or_default().push(game);
     }
-    let mut archive_ids: BTreeSet<i64> = rows.iter().filter_map(|r| r.4).collect();
+    let mut archive_ids: BTreeSet<i64> = rows.iter().filter_map(|r| r.5).collect();
     archive_ids.extend(supporting.values().flatten().copied());
     let numbers = game_numbers(conn, &archive_ids.into_iter().collect::<Vec<_>>())?;
     let mut accuracies: HashMap<i64, f64> = HashMap::new();
     let mut entries = Vec::with_capacity(rows.len());
-    for (id, source, reporter_id, score, game_id, filed_at) in rows {
+    for (id, source, reporter_id, filed_by_admin, score, game_id, filed_at) in rows {
         let score = score.unwrap_or(0.0);
-        let reporter = match (source.as_str(), reporter_id) {
-            (_, Some(player)) => Reporter::Player {
+        let reporter = match (source.as_str(), reporter_id, filed_by_admin) {
+            (_, Some(player), _) => Reporter::Player {
                 player: PlayerId(player),
             },
-            ("conduct_signal", None) => Reporter::ConductSignal { score },
+            (_, None, Some(admin)) => Reporter::Admin {
+                admin: PlayerId(admin),
+            },
+            ("conduct_signal", None, None) => Reporter::ConductSignal { score },
             _ => Reporter::ChatAnalysis { score },
         };
         let accuracy = match reporter_id {

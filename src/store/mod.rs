@@ -47,6 +47,7 @@ macro_rules! insert_all {
     };
 }
 
+pub mod admin_entries;
 pub mod api_tokens;
 pub mod appeals;
 pub mod automatic_reports;

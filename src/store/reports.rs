@@ -146,16 +146,31 @@ impl Interned {
     }
 }
 
-/// Files a player's report: validation against the archive, then in ONE transaction the
-/// reporter's standing and rate limit, merging into their earlier report about the same game
-/// and reason, the case of each accused, the cases' priorities and the log line.
-pub fn file(
+/// A filing checked against the reporting rules and the archive.
+pub(super) struct CheckedFiling {
+    pub valid: ValidReport,
+    pub cited: Vec<CitedGame>,
+}
+
+impl CheckedFiling {
+    /// The archive id of a cited game.
+    pub fn archive_id(&self, number: GameNumber) -> Option<i64> {
+        self.cited
+            .iter()
+            .find(|g| g.number == number.0)
+            .map(|g| g.archive_id)
+    }
+}
+
+/// Checks a filing against the reporting rules and the cited games, `filer` making the
+/// reporter from the filer's validation id. Reads only the archive, which never changes under
+/// a game number, so it runs before the write transaction.
+pub(super) fn check_filing(
     conn: &mut DbConnection,
     filing: &Filing,
+    filer: fn(PlayerId) -> Reporter,
     policy: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> Result<Filed, FileError> {
-    // Validation reads only the archive, which never changes under a game number.
+) -> Result<CheckedFiling, FileError> {
     let numbers: Vec<i64> = filing
         .game
         .iter()
@@ -186,7 +201,7 @@ pub fn file(
         known_players: known.iter().map(|p| interned.id(p)).collect(),
     };
     let new = NewReport {
-        reporter: Reporter::Player { player: reporter },
+        reporter: filer(reporter),
         accused,
         reason: filing.reason,
         message: filing.message.clone(),
@@ -202,31 +217,56 @@ pub fn file(
         problems,
         names: interned.names(),
     })?;
-    let archive_id = |number: GameNumber| {
-        cited
-            .iter()
-            .find(|g| g.number == number.0)
-            .map(|g| g.archive_id)
-    };
-    let accused_names: Vec<String> = filing.accused.iter().fold(Vec::new(), |mut names, name| {
-        if !names.contains(name) {
-            names.push(name.clone());
+    Ok(CheckedFiling { valid, cited })
+}
+
+/// The accused names in the order given, without repeats.
+pub(super) fn distinct_names(names: &[String]) -> Vec<String> {
+    names.iter().fold(Vec::new(), |mut distinct, name| {
+        if !distinct.contains(name) {
+            distinct.push(name.clone());
         }
-        names
-    });
+        distinct
+    })
+}
+
+/// Creates the player rows a filing needs, in name order: the order in which the conduct
+/// applier creates them too, so the two cannot deadlock.
+pub(super) fn create_players(
+    conn: &mut DbConnection,
+    names: &[&str],
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let mut names = names.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        on_backend!(conn, c => diesel::insert_into(players::table)
+            .values((players::name.eq(name), players::created_at.eq(now)))
+            .on_conflict_do_nothing()
+            .execute(c))?;
+    }
+    Ok(())
+}
+
+/// Files a player's report: validation against the archive, then in ONE transaction the
+/// reporter's standing and rate limit, merging into their earlier report about the same game
+/// and reason, the case of each accused, the cases' priorities and the log line.
+pub fn file(
+    conn: &mut DbConnection,
+    filing: &Filing,
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> Result<Filed, FileError> {
+    let checked = check_filing(conn, filing, |player| Reporter::Player { player }, policy)?;
+    let valid = &checked.valid;
+    let archive_id = |number: GameNumber| checked.archive_id(number);
+    let accused_names = distinct_names(&filing.accused);
     conn.transaction(|conn| {
-        // Every player row this filing needs exists first, created in name order: the order
-        // in which the conduct applier creates them too, so the two cannot deadlock.
+        // Every player row this filing needs exists first.
         let mut names: Vec<&str> = accused_names.iter().map(String::as_str).collect();
         names.push(&filing.reporter);
-        names.sort_unstable();
-        names.dedup();
-        for name in names {
-            on_backend!(conn, c => diesel::insert_into(players::table)
-                .values((players::name.eq(name), players::created_at.eq(now)))
-                .on_conflict_do_nothing()
-                .execute(c))?;
-        }
+        create_players(conn, &names, now)?;
         let reporter_id = lock_player(conn, &filing.reporter, now)?;
         let standing = super::sanctions::standing_of(conn, &filing.reporter, now)?;
         if !standing.may_report {
@@ -474,7 +514,7 @@ fn accused_of(conn: &mut DbConnection, report_id: i64) -> QueryResult<Vec<(i64, 
 }
 
 /// Links a report to accused players and supporting games (archive ids).
-fn link(
+pub(super) fn link(
     conn: &mut DbConnection,
     report_id: i64,
     accused: &[(i64, String)],
@@ -500,7 +540,7 @@ fn link(
 }
 
 /// Files the report into each accused player's open case and refreshes those cases.
-fn join_cases(
+pub(super) fn join_cases(
     conn: &mut DbConnection,
     report_id: i64,
     reason: ReportReason,

@@ -171,6 +171,7 @@ diesel::table! {
         updated_at -> Timestamp,
         outcome -> Nullable<Text>,
         decided_at -> Nullable<Timestamp>,
+        filed_by_admin -> Nullable<BigInt>,
     }
 }
 

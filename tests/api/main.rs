@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod admin_entries;
 mod admin_tokens;
 mod chat_check;
 mod chat_flags;

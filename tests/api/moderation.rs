@@ -305,7 +305,7 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     assert!(error["details"]["retry_at"].is_string());
 }
 
-async fn claim(app: &TestApp, admin: &str, case: i64) -> TestResponse {
+pub(crate) async fn claim(app: &TestApp, admin: &str, case: i64) -> TestResponse {
     app.post_json(
         &format!("/api/v1/admin/cases/{case}/claim"),
         Some(admin),
@@ -314,7 +314,7 @@ async fn claim(app: &TestApp, admin: &str, case: i64) -> TestResponse {
     .await
 }
 
-async fn decide(app: &TestApp, admin: &str, case: i64, body: Value) -> TestResponse {
+pub(crate) async fn decide(app: &TestApp, admin: &str, case: i64, body: Value) -> TestResponse {
     app.post_json(
         &format!("/api/v1/admin/cases/{case}/decision"),
         Some(admin),

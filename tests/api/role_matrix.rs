@@ -86,6 +86,10 @@ fn sanction_change_body() -> Value {
     json!({ "action": "lift", "note": "matrix" })
 }
 
+fn admin_entry_body() -> Value {
+    json!({ "accused": "r1", "reason": "other", "note": "matrix: seen in the lobby" })
+}
+
 fn empty_body() -> Value {
     json!({})
 }
@@ -120,7 +124,8 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/players/r1/games?with=b1",    None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/players/r1/flags",            None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/cases",                 None,                 ADMIN_ONLY),
-        row("GET",    "/api/v1/admin/cases/1",               None,                 [401, 401, 401, 401, 403, 404, 403]),
+        row("POST",   "/api/v1/admin/cases",                 Some(admin_entry_body), [401, 401, 401, 401, 403, 201, 403]),
+        row("GET",    "/api/v1/admin/cases/999",             None,                 [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/admin/appeals",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/modlog",                None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/players/r1/notes",      None,                 ADMIN_ONLY),

@@ -1,6 +1,7 @@
 //! Route table: one module per resource; `configure` mounts them all.
 
 pub mod admin_cases;
+pub mod admin_entries;
 pub mod admin_queue;
 pub mod admin_tokens;
 pub mod appeals;
@@ -43,7 +44,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .route(web::delete().to(admin_tokens::revoke_token)),
                 )
                 .service(
-                    web::resource("/admin/cases").route(web::get().to(admin_queue::list_cases)),
+                    web::resource("/admin/cases")
+                        .route(web::get().to(admin_queue::list_cases))
+                        .route(web::post().to(admin_entries::open_case)),
                 )
                 .service(
                     web::resource("/admin/cases/{id}").route(web::get().to(admin_queue::get_case)),

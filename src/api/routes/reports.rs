@@ -86,31 +86,35 @@ pub async fn file_report(
     })
 }
 
-/// Each name (trimmed) must be a possible player name: 1 to `MAX_NAME_CHARS` printable
-/// characters, as the archive takes names from game servers.
+/// Each name (trimmed) must be a possible player name.
 fn check_accused_names(names: &[String]) -> Result<(), ApiError> {
     for (index, name) in names.iter().enumerate() {
-        let field = format!("accused[{index}]");
-        let chars = name.chars().count();
-        let problem = if name.is_empty() {
-            "is empty: name a player".to_string()
-        } else if chars > MAX_NAME_CHARS {
-            format!("is {chars} characters long; a player name has at most {MAX_NAME_CHARS}")
-        } else if name.chars().any(char::is_control) {
-            "has a control character; a player name has none".to_string()
-        } else {
-            continue;
-        };
-        return Err(ApiError::unprocessable(
-            "invalid_report",
-            format!("`{field}` {problem}."),
-            json!({ "field": field }),
-        ));
+        check_player_name(&format!("accused[{index}]"), name)?;
     }
     Ok(())
 }
 
-fn file_error(err: FileError) -> ApiError {
+/// A possible player name: 1 to `MAX_NAME_CHARS` printable characters, as the archive takes
+/// names from game servers.
+pub(crate) fn check_player_name(field: &str, name: &str) -> Result<(), ApiError> {
+    let chars = name.chars().count();
+    let problem = if name.is_empty() {
+        "is empty: name a player".to_string()
+    } else if chars > MAX_NAME_CHARS {
+        format!("is {chars} characters long; a player name has at most {MAX_NAME_CHARS}")
+    } else if name.chars().any(char::is_control) {
+        "has a control character; a player name has none".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(ApiError::unprocessable(
+        "invalid_report",
+        format!("`{field}` {problem}."),
+        json!({ "field": field }),
+    ))
+}
+
+pub(crate) fn file_error(err: FileError) -> ApiError {
     match err {
         FileError::Invalid { problems, names } => invalid_report(&problems, &names),
         FileError::MayNotReport { until, club_banned } => {

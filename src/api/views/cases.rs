@@ -61,3 +61,13 @@ pub struct DecisionView {
     pub next_step: LadderStep,
     pub decided_at: DateTime<Utc>,
 }
+
+/// An admin's own entry and the case it opened or joined.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminEntryView {
+    pub case_id: i64,
+    pub report_id: i64,
+    /// True when the entry opened the case; false when it joined the accused's open case of
+    /// that reason.
+    pub opened: bool,
+}

@@ -170,6 +170,8 @@ pub struct EntryView {
     pub reason: String,
     /// The reporting player (player reports only).
     pub reporter: Option<ReporterView>,
+    /// The admin who filed this entry about what they saw (source `admin` only).
+    pub admin: Option<String>,
     /// Everyone the report names.
     pub accused: Vec<String>,
     pub message: Option<String>,
@@ -195,6 +197,7 @@ impl EntryView {
                 .reporter
                 .zip(entry.reporter_record)
                 .map(|(name, record)| ReporterView::new(name, &record, policy)),
+            admin: entry.admin,
             accused: entry.accused,
             message: report.message,
             games: entry.games,
