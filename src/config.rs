@@ -44,6 +44,8 @@ pub struct Settings {
 pub struct ModerationSettings {
     /// A policy file in the format of `config/moderation.toml`; empty for the built-in one.
     pub policy_file: String,
+    /// A presets file in the format of `config/presets.toml`; empty for the built-in one.
+    pub presets_file: String,
 }
 
 impl ModerationSettings {
@@ -56,6 +58,21 @@ impl ModerationSettings {
             .map_err(|e| format!("moderation.policy_file {}: {e}", self.policy_file))?;
         crate::moderation::ModerationPolicy::from_toml_str(&text)
             .map_err(|e| format!("moderation.policy_file {}: {e}", self.policy_file))
+    }
+
+    /// The built-in decision presets, or the configured file's, checked.
+    pub fn load_presets(&self) -> Result<crate::moderation::DecisionPresets, String> {
+        let path = self.presets_file.trim();
+        let text = if path.is_empty() {
+            crate::moderation::DEFAULT_PRESETS_TOML.to_string()
+        } else {
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("moderation.presets_file {path}: {e}"))?
+        };
+        crate::moderation::DecisionPresets::from_toml_str(&text).map_err(|e| {
+            let source = if path.is_empty() { "built-in" } else { path };
+            format!("moderation.presets_file {source}: {e}")
+        })
     }
 }
 

@@ -20,7 +20,7 @@ use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_entries, admin_queue, admin_tokens, appeals, chat, conduct, flags, games,
-    health, modlog, notes, players, reports, sanctions, standing, whoami,
+    health, modlog, notes, players, presets, reports, sanctions, standing, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
@@ -71,6 +71,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_cases::claim_case,
         admin_cases::release_case,
         admin_cases::decide_case,
+        presets::list_presets,
         standing::player_standing,
         sanctions::my_sanctions,
         sanctions::list_sanctions,

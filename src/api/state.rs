@@ -12,7 +12,7 @@ use super::sqlite_writer::{SqliteWriter, WriteLine};
 use crate::chat::{Analyzer, AnalyzerError};
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
-use crate::moderation::ModerationPolicy;
+use crate::moderation::{DecisionPresets, ModerationPolicy};
 use crate::store::conduct::{self, AppliedBatch};
 use crate::store::{self, Backend, DatabaseTarget, DbConnection, DbPool};
 
@@ -32,6 +32,8 @@ pub struct AppState {
     pub conduct: Arc<ConductPolicy>,
     /// The moderation policy (`[moderation] policy_file`, else the built-in one).
     pub moderation: Arc<ModerationPolicy>,
+    /// Decision presets (`[moderation] presets_file`, else the built-in ones).
+    pub presets: Arc<DecisionPresets>,
     /// SQLite: the one writer every write goes through. `None` on PostgreSQL, whose writers
     /// share the pool and wait for each other's row locks.
     sqlite_writer: Option<Arc<SqliteWriter>>,
@@ -57,6 +59,10 @@ impl AppState {
             .moderation
             .load_policy()
             .map_err(StateError::Moderation)?;
+        let presets = settings
+            .moderation
+            .load_presets()
+            .map_err(StateError::Moderation)?;
         let backend = DatabaseTarget::parse(&settings.database.url)
             .map(|target| target.backend())
             .map_err(|e| StateError::Database(format!("database.url: {e}")))?;
@@ -77,6 +83,7 @@ impl AppState {
             chat: Analyzer::shared()?,
             conduct: Arc::new(ConductPolicy::default()),
             moderation: Arc::new(moderation),
+            presets: Arc::new(presets),
         })
     }
 

@@ -4,6 +4,7 @@
 use super::abuse::ReportOutcome;
 use super::case::{may_decide, CaseFacts, Conflict};
 use super::policy::ModerationPolicy;
+use super::preset::DecisionPreset;
 use super::report::CaseKey;
 use super::types::{
     add_saturating, days, DecisionKind, GameNumber, Ground, LadderTrack, PlayerId, ReportReason,
@@ -55,6 +56,8 @@ pub struct Decision {
     pub note: Option<String>,
     /// Further games the admin found in the archive, beyond those the reports cite.
     pub evidence_games: Vec<GameNumber>,
+    /// The message preset chosen for the player, if any.
+    pub preset: Option<DecisionPreset>,
 }
 
 /// A decision that may be carried out.
@@ -71,6 +74,8 @@ pub struct ValidDecision {
     pub evidence_games: Vec<GameNumber>,
     /// Record this for every report entry of the case (accuracy, report timeouts).
     pub report_outcome: ReportOutcome,
+    /// The preset that fits this decision, if one was chosen.
+    pub preset: Option<DecisionPreset>,
 }
 
 impl ValidDecision {
@@ -111,6 +116,12 @@ pub enum DecisionProblem {
         needed: u32,
     },
     NoteRequired,
+    /// The chosen preset is written for another reason or kind of decision.
+    PresetDoesNotFit {
+        preset: String,
+        reason: ReportReason,
+        decision: DecisionKind,
+    },
     NoteTooLong {
         chars: usize,
         max: u32,
@@ -142,6 +153,7 @@ impl DecisionProblem {
             DecisionProblem::GroundRequired | DecisionProblem::GroundDoesNotFit { .. } => "ground",
             DecisionProblem::SingleGameEvidence { .. } => "evidence_games",
             DecisionProblem::NoteRequired | DecisionProblem::NoteTooLong { .. } => "note",
+            DecisionProblem::PresetDoesNotFit { .. } => "preset",
             DecisionProblem::DurationTooShort { .. } | DecisionProblem::DurationTooLong { .. } => {
                 "duration"
             }
@@ -161,7 +173,18 @@ impl DecisionProblem {
             DecisionProblem::SingleGameEvidence { games, needed, .. } => format!(
                 "This ground needs evidence from at least {needed} different games ({games} cited); no action is taken on a single game."
             ),
-            DecisionProblem::NoteRequired => "A sanction needs a note explaining it.".into(),
+            DecisionProblem::NoteRequired => {
+                "A sanction needs a note explaining it, or a preset.".into()
+            }
+            DecisionProblem::PresetDoesNotFit {
+                preset,
+                reason,
+                decision,
+            } => format!(
+                "Preset {preset:?} is written for a {} decision on a {} case; choose one for                  this case's reason and decision.",
+                crate::moderation::preset::words(decision),
+                reason.label()
+            ),
             DecisionProblem::NoteTooLong { chars, max } => {
                 format!("The note is {chars} characters long; at most {max} are allowed.")
             }
@@ -241,8 +264,17 @@ pub fn validate_decision(
             max: rules.note_max_chars,
         });
     }
+    if let Some(preset) = &decision.preset {
+        if !preset.fits(reason, decision.action.kind()) {
+            problems.push(DecisionProblem::PresetDoesNotFit {
+                preset: preset.key.clone(),
+                reason: preset.reason,
+                decision: preset.decision,
+            });
+        }
+    }
     if let DecisionAction::Sanction { duration, .. } = decision.action {
-        if note.is_none() {
+        if note.is_none() && decision.preset.is_none() {
             problems.push(DecisionProblem::NoteRequired);
         }
         if let SanctionDuration::Temporary { minutes } = duration {
@@ -273,6 +305,7 @@ pub fn validate_decision(
         note,
         evidence_games: evidence,
         report_outcome: decision.action.report_outcome(),
+        preset: decision.preset.clone(),
     })
 }
 
@@ -449,6 +482,7 @@ mod tests {
             ground: Some(ground),
             note: Some("repeated insults in games 1 and 2".into()),
             evidence_games: vec![],
+            preset: None,
         }
     }
 
@@ -525,6 +559,7 @@ mod tests {
                 ground: None,
                 note: Some("   ".into()),
                 evidence_games: vec![],
+                preset: None,
             };
             let valid = check(&decision, &facts).ok();
             assert_eq!(valid.as_ref().and_then(|v| v.note.clone()), None);
@@ -538,6 +573,32 @@ mod tests {
             ReportOutcome::DismissedUnjustified
         );
         assert_eq!(DecisionAction::Warn.report_outcome(), ReportOutcome::Upheld);
+    }
+
+    #[test]
+    fn a_preset_replaces_the_required_note_when_it_fits() {
+        let facts = case(ReportReason::OffensiveChat, &[1]);
+        let preset = |reason, decision| crate::moderation::DecisionPreset {
+            key: "p".into(),
+            reason,
+            decision,
+            title: "P".into(),
+            text: "Banned.".into(),
+        };
+        let mut with_preset = sanction(Ground::Harassment, 60);
+        with_preset.note = None;
+        with_preset.preset = Some(preset(ReportReason::OffensiveChat, DecisionKind::Sanction));
+        assert!(check(&with_preset, &facts).is_ok());
+
+        with_preset.preset = Some(preset(ReportReason::OffensiveChat, DecisionKind::Warn));
+        assert_eq!(
+            check(&with_preset, &facts).err(),
+            Some(vec![DecisionProblem::PresetDoesNotFit {
+                preset: "p".into(),
+                reason: ReportReason::OffensiveChat,
+                decision: DecisionKind::Warn,
+            },])
+        );
     }
 
     #[test]

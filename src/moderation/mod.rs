@@ -19,6 +19,7 @@ pub mod decision;
 pub mod game_number;
 pub mod note;
 pub mod policy;
+pub mod preset;
 pub mod report;
 pub mod standing;
 pub mod types;
@@ -44,6 +45,10 @@ pub use decision::{
 pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
 pub use note::{validate_note, NoteProblem};
 pub use policy::{AppealPolicy, ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
+pub use preset::{
+    compose_note, render_preset, DecisionPreset, DecisionPresets, PresetValues, PresetsError,
+    DEFAULT_PRESETS_TOML,
+};
 pub use report::{
     case_key, merge_decision, validate_report, CaseKey, GameFacts, MergeOutcome, NewReport,
     ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,

@@ -9,9 +9,10 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
 use crate::moderation::{
-    report_timeout_after_decision, suggest_next_sanction, validate_decision, AuditAction, CaseId,
-    Decision, DecisionAction, DecisionKind, DecisionProblem, GameNumber, Ground, LadderStep,
-    ModerationPolicy, PlayerId, ReportOutcome, ReportReason, ReportTimeout, SanctionId,
+    compose_note, render_preset, report_timeout_after_decision, suggest_next_sanction,
+    validate_decision, AuditAction, CaseId, Decision, DecisionAction, DecisionKind, DecisionPreset,
+    DecisionProblem, GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId, PresetValues,
+    ReportOutcome, ReportReason, ReportTimeout, SanctionId,
 };
 use crate::store::cases::{
     case_facts, find, open_cases_of, open_cases_reported_by, player_name, refresh_priority,
@@ -35,6 +36,8 @@ pub struct DecisionInput {
     pub note: Option<String>,
     /// Further games (site numbers) the admin cites.
     pub evidence_games: Vec<i64>,
+    /// The message preset chosen by key (the route looked it up).
+    pub preset: Option<DecisionPreset>,
 }
 
 /// Why a decision was not carried out.
@@ -162,10 +165,26 @@ fn decide_in(
         ground: input.ground,
         note: input.note.clone(),
         evidence_games: evidence,
+        preset: input.preset.clone(),
     };
     let valid = validate_decision(&decision, &facts, policy).map_err(DecideError::Invalid)?;
     let at = to_utc(now);
-    let note = valid.note.clone().unwrap_or_default();
+    // What the player is told: the preset in full, then the admin's own words.
+    let rendered = valid.preset.as_ref().map(|preset| {
+        render_preset(
+            preset,
+            &PresetValues {
+                player: &accused,
+                reason: facts.key.reason,
+                ground: valid.ground,
+                action: valid.action,
+                decided_at: at,
+                games: &valid.evidence_games,
+            },
+        )
+    });
+    let composed = compose_note(rendered, valid.note.as_deref());
+    let note = composed.clone().unwrap_or_default();
 
     let sanction = match valid.new_sanction(SanctionId(0), at) {
         Some(new) => {
@@ -182,7 +201,7 @@ fn decide_in(
             decisions::admin_id.eq(input.admin_id),
             decisions::kind.eq(enum_name(&valid.kind)),
             decisions::ground.eq(valid.ground.map(|g| enum_name(&g))),
-            decisions::note.eq(valid.note.as_deref()),
+            decisions::note.eq(composed.as_deref()),
             decisions::sanction_id.eq(sanction.as_ref().map(|s| s.id)),
             decisions::decided_at.eq(now),
         ),
@@ -237,7 +256,7 @@ fn decide_in(
             subject: Some(&accused),
             case_id: Some(case_id),
             sanction_id: sanction.as_ref().map(|s| s.id),
-            why: valid.note.as_deref(),
+            why: composed.as_deref(),
             ..LogRefs::default()
         },
     )?;
@@ -259,7 +278,7 @@ fn decide_in(
                 subject: Some(&accused),
                 case_id: Some(case_id),
                 sanction_id: Some(row.id),
-                why: valid.note.as_deref(),
+                why: composed.as_deref(),
                 ..LogRefs::default()
             },
         )?;

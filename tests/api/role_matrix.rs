@@ -128,6 +128,7 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/admin/cases/999",             None,                 [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/admin/appeals",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/modlog",                None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/admin/presets",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/players/r1/notes",      None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/admin/players/r1/notes",      Some(note_body),      [401, 401, 401, 401, 403, 201, 403]),
         // A player sees only their own conduct record; nobody has one without games.

@@ -167,6 +167,11 @@ pub struct DecisionBody {
     /// Further game numbers the admin found, beyond those the reports cite.
     #[serde(default)]
     pub evidence_games: Vec<i64>,
+    /// A message preset's key (`GET /api/v1/admin/presets`): the player is told its text,
+    /// then `note` if given. It must fit the case's reason and the decision.
+    #[serde(default)]
+    #[schema(example = "offensive_chat_warn")]
+    pub preset: Option<String>,
 }
 
 /// Evidence game numbers follow the game-number rule; checked before the case is touched.
@@ -249,6 +254,16 @@ pub async fn decide_case(
     let body = body.into_inner();
     let action = action_of(&body)?;
     check_evidence_numbers(&body.evidence_games)?;
+    let preset = match body.preset.as_deref() {
+        None => None,
+        Some(key) => Some(state.presets.find(key).cloned().ok_or_else(|| {
+            ApiError::unprocessable(
+                "unknown_preset",
+                format!("There is no preset {key:?}; GET /api/v1/admin/presets lists them."),
+                json!({ "field": "preset" }),
+            )
+        })?),
+    };
     let policy = state.moderation.clone();
     let decided = state
         .write(move |conn| {
@@ -260,6 +275,7 @@ pub async fn decide_case(
                 ground: body.ground,
                 note: body.note,
                 evidence_games: body.evidence_games,
+                preset,
             };
             decide(conn, id, &input, &policy, store::now()).map_err(|e| decide_error(id, e))
         })
@@ -334,6 +350,9 @@ fn decide_error(id: i64, err: DecideError) -> ApiError {
                     "single_game_evidence"
                 }
                 Some(crate::moderation::DecisionProblem::GroundRequired) => "ground_required",
+                Some(crate::moderation::DecisionProblem::PresetDoesNotFit { .. }) => {
+                    "preset_does_not_fit"
+                }
                 _ => "invalid_decision",
             };
             let listed: Vec<serde_json::Value> = problems

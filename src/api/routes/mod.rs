@@ -13,6 +13,7 @@ pub mod health;
 pub mod modlog;
 pub mod notes;
 pub mod players;
+pub mod presets;
 pub mod reports;
 pub mod sanctions;
 pub mod standing;
@@ -53,6 +54,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .service(
                     web::resource("/admin/appeals").route(web::get().to(admin_queue::list_appeals)),
+                )
+                .service(
+                    web::resource("/admin/presets").route(web::get().to(presets::list_presets)),
                 )
                 .service(web::resource("/admin/modlog").route(web::get().to(modlog::list_modlog)))
                 .service(

@@ -11,6 +11,7 @@ pub mod health;
 pub mod modlog;
 pub mod notes;
 pub mod players;
+pub mod presets;
 pub mod queue;
 pub mod reports;
 pub mod sanctions;

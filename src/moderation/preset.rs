@@ -1,0 +1,380 @@
+//! Decision presets: the message a player receives with a decision, written once by the site
+//! (`config/presets.toml`) and chosen by key, so that every admin tells players the same thing
+//! in the same words. A preset fits one reason and one kind of decision; its text may name the
+//! player, the reason, the ground, the sanction, its end and the games.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::decision::DecisionAction;
+use super::types::{
+    DecisionKind, GameNumber, Ground, ReportReason, SanctionDuration, SanctionKind,
+};
+
+/// The built-in presets, embedded so the service runs without a file.
+pub const DEFAULT_PRESETS_TOML: &str = include_str!("../../config/presets.toml");
+
+/// The placeholders a text may use, `{name}` each.
+pub const PLACEHOLDERS: [&str; 6] = ["player", "reason", "ground", "sanction", "until", "games"];
+
+/// Placeholders that only a sanction has.
+const SANCTION_ONLY: [&str; 2] = ["sanction", "until"];
+
+/// One preset as the file holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionPreset {
+    /// What a decision names, e.g. `offensive_chat_warn`.
+    pub key: String,
+    pub reason: ReportReason,
+    pub decision: DecisionKind,
+    /// A short name for a list of presets.
+    pub title: String,
+    /// The message to the player, with `{placeholders}`.
+    pub text: String,
+}
+
+/// Every preset of the site.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionPresets {
+    #[serde(default, rename = "preset")]
+    pub presets: Vec<DecisionPreset>,
+}
+
+/// Why a presets file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PresetsError {
+    Parse(String),
+    EmptyKey { index: usize },
+    DuplicateKey { key: String },
+    EmptyText { key: String },
+    UnknownPlaceholder { key: String, placeholder: String },
+    UnclosedPlaceholder { key: String },
+    SanctionPlaceholderWithoutSanction { key: String, placeholder: String },
+}
+
+impl fmt::Display for PresetsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PresetsError::Parse(why) => write!(f, "presets: {why}"),
+            PresetsError::EmptyKey { index } => write!(f, "preset {index} has an empty key"),
+            PresetsError::DuplicateKey { key } => write!(f, "preset key {key:?} is used twice"),
+            PresetsError::EmptyText { key } => write!(f, "preset {key:?} has an empty text"),
+            PresetsError::UnknownPlaceholder { key, placeholder } => write!(
+                f,
+                "preset {key:?} uses {{{placeholder}}}; the placeholders are {}",
+                PLACEHOLDERS.map(|p| format!("{{{p}}}")).join(", ")
+            ),
+            PresetsError::UnclosedPlaceholder { key } => {
+                write!(f, "preset {key:?} has a '{{' without its '}}'")
+            }
+            PresetsError::SanctionPlaceholderWithoutSanction { key, placeholder } => write!(
+                f,
+                "preset {key:?} uses {{{placeholder}}} but is not a sanction decision"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PresetsError {}
+
+/// The placeholders of a text in order, or `None` when a `{` is never closed.
+fn placeholders(text: &str) -> Option<Vec<&str>> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let close = after.find('}')?;
+        found.push(&after[..close]);
+        rest = &after[close + 1..];
+    }
+    Some(found)
+}
+
+impl DecisionPresets {
+    /// Parses and checks a presets file: keys present and unique, texts not empty, every
+    /// placeholder known and available for the preset's kind of decision.
+    pub fn from_toml_str(text: &str) -> Result<DecisionPresets, PresetsError> {
+        let presets: DecisionPresets =
+            toml::from_str(text).map_err(|e| PresetsError::Parse(e.to_string()))?;
+        let mut keys = BTreeSet::new();
+        for (index, preset) in presets.presets.iter().enumerate() {
+            let key = preset.key.trim();
+            if key.is_empty() {
+                return Err(PresetsError::EmptyKey { index });
+            }
+            if !keys.insert(key) {
+                return Err(PresetsError::DuplicateKey { key: key.into() });
+            }
+            if preset.text.trim().is_empty() {
+                return Err(PresetsError::EmptyText { key: key.into() });
+            }
+            let used = placeholders(&preset.text)
+                .ok_or_else(|| PresetsError::UnclosedPlaceholder { key: key.into() })?;
+            for placeholder in used {
+                if !PLACEHOLDERS.contains(&placeholder) {
+                    return Err(PresetsError::UnknownPlaceholder {
+                        key: key.into(),
+                        placeholder: placeholder.into(),
+                    });
+                }
+                if SANCTION_ONLY.contains(&placeholder) && preset.decision != DecisionKind::Sanction
+                {
+                    return Err(PresetsError::SanctionPlaceholderWithoutSanction {
+                        key: key.into(),
+                        placeholder: placeholder.into(),
+                    });
+                }
+            }
+        }
+        Ok(presets)
+    }
+
+    /// The built-in presets (`config/presets.toml`).
+    pub fn built_in() -> DecisionPresets {
+        DecisionPresets::from_toml_str(DEFAULT_PRESETS_TOML).unwrap_or_default()
+    }
+
+    pub fn find(&self, key: &str) -> Option<&DecisionPreset> {
+        self.presets.iter().find(|p| p.key == key)
+    }
+}
+
+impl DecisionPreset {
+    /// Whether the preset may go with this decision on a case of this reason.
+    pub fn fits(&self, reason: ReportReason, kind: DecisionKind) -> bool {
+        self.reason == reason && self.decision == kind
+    }
+}
+
+/// What a preset's text is filled with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresetValues<'a> {
+    pub player: &'a str,
+    pub reason: ReportReason,
+    pub ground: Option<Ground>,
+    pub action: DecisionAction,
+    pub decided_at: DateTime<Utc>,
+    pub games: &'a [GameNumber],
+}
+
+/// An enum's wire name in words: `abusive_language_habit` → `abusive language habit`.
+pub(crate) fn words<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+        .unwrap_or_default()
+}
+
+fn span(minutes: u32) -> String {
+    let (count, unit) = if minutes.is_multiple_of(1440) {
+        (minutes / 1440, "day")
+    } else if minutes.is_multiple_of(60) {
+        (minutes / 60, "hour")
+    } else {
+        (minutes, "minute")
+    };
+    let plural = if count == 1 { "" } else { "s" };
+    format!("{count} {unit}{plural}")
+}
+
+fn sanction_words(kind: SanctionKind, duration: SanctionDuration) -> String {
+    match duration {
+        SanctionDuration::Permanent => format!("a permanent {}", words(&kind)),
+        SanctionDuration::Temporary { minutes } => {
+            format!("a {} of {}", words(&kind), span(minutes))
+        }
+    }
+}
+
+/// The preset's text with its placeholders filled in (trimmed).
+pub fn render_preset(preset: &DecisionPreset, values: &PresetValues<'_>) -> String {
+    let (sanction, until) = match values.action {
+        DecisionAction::Sanction { sanction, duration } => {
+            let until = match duration {
+                SanctionDuration::Permanent => "never (it is permanent)".to_string(),
+                SanctionDuration::Temporary { minutes } => (values.decided_at
+                    + TimeDelta::minutes(i64::from(minutes)))
+                .format("%Y-%m-%d %H:%M UTC")
+                .to_string(),
+            };
+            (sanction_words(sanction, duration), until)
+        }
+        _ => (String::new(), String::new()),
+    };
+    let games = if values.games.is_empty() {
+        "none cited".to_string()
+    } else {
+        values
+            .games
+            .iter()
+            .map(|g| g.0.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::with_capacity(preset.text.len() + 64);
+    let mut rest = preset.text.as_str();
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            rest = "";
+            break;
+        };
+        match &after[..close] {
+            "player" => out.push_str(values.player),
+            "reason" => out.push_str(values.reason.label()),
+            "ground" => out.push_str(&values.ground.map(|g| words(&g)).unwrap_or_default()),
+            "sanction" => out.push_str(&sanction),
+            "until" => out.push_str(&until),
+            "games" => out.push_str(&games),
+            other => {
+                out.push('{');
+                out.push_str(other);
+                out.push('}');
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out.trim().to_string()
+}
+
+/// The note stored with a decision and shown to the player: the rendered preset, then the
+/// admin's own words after a blank line; either alone; or nothing.
+pub fn compose_note(rendered: Option<String>, admin_note: Option<&str>) -> Option<String> {
+    match (rendered, admin_note) {
+        (Some(preset), Some(note)) => Some(format!("{preset}\n\n{note}")),
+        (Some(preset), None) => Some(preset),
+        (None, note) => note.map(str::to_string),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn preset(decision: DecisionKind, text: &str) -> DecisionPreset {
+        DecisionPreset {
+            key: "k".into(),
+            reason: ReportReason::OffensiveChat,
+            decision,
+            title: "t".into(),
+            text: text.into(),
+        }
+    }
+
+    fn at() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0)
+            .single()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_built_in_presets_load_and_cover_every_reason() {
+        let presets = DecisionPresets::from_toml_str(DEFAULT_PRESETS_TOML).expect("built-in");
+        for reason in ReportReason::ALL {
+            assert!(
+                presets.presets.iter().any(|p| p.reason == reason),
+                "no preset for {reason:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_sanction_text_is_filled_in() {
+        let p = preset(
+            DecisionKind::Sanction,
+            "{player}: {sanction} for {reason} ({ground}), until {until}; games {games}.",
+        );
+        let games = [GameNumber(104), GameNumber(105)];
+        let text = render_preset(
+            &p,
+            &PresetValues {
+                player: "Spaksi",
+                reason: ReportReason::OffensiveChat,
+                ground: Some(Ground::AbusiveLanguageHabit),
+                action: DecisionAction::Sanction {
+                    sanction: SanctionKind::ChatBan,
+                    duration: SanctionDuration::Temporary { minutes: 4320 },
+                },
+                decided_at: at(),
+                games: &games,
+            },
+        );
+        assert_eq!(
+            text,
+            "Spaksi: a chat ban of 3 days for offensive chat / spamming (abusive language \
+             habit), until 2026-03-04 12:00 UTC; games 104, 105."
+        );
+    }
+
+    #[test]
+    fn permanent_and_odd_lengths_read_naturally() {
+        assert_eq!(
+            sanction_words(SanctionKind::PlayBan, SanctionDuration::Permanent),
+            "a permanent play ban"
+        );
+        assert_eq!(span(60), "1 hour");
+        assert_eq!(span(90), "90 minutes");
+        assert_eq!(span(1440), "1 day");
+    }
+
+    #[test]
+    fn files_with_mistakes_are_refused_with_the_preset_named() {
+        let bad = |text: &str| DecisionPresets::from_toml_str(text).expect_err("refused");
+        let one = |decision: &str, text: &str| {
+            format!(
+                "[[preset]]\nkey = \"a\"\nreason = \"other\"\ndecision = \"{decision}\"\n\
+                 title = \"A\"\ntext = \"{text}\"\n"
+            )
+        };
+        assert!(matches!(
+            bad(&one("warn", "Hello {name}")),
+            PresetsError::UnknownPlaceholder { .. }
+        ));
+        assert!(matches!(
+            bad(&one("warn", "Until {until}")),
+            PresetsError::SanctionPlaceholderWithoutSanction { .. }
+        ));
+        assert!(matches!(
+            bad(&one("warn", "Open {player")),
+            PresetsError::UnclosedPlaceholder { .. }
+        ));
+        assert!(matches!(
+            bad(&one("warn", "  ")),
+            PresetsError::EmptyText { .. }
+        ));
+        let twice = format!("{}{}", one("warn", "x"), one("warn", "y"));
+        assert!(matches!(bad(&twice), PresetsError::DuplicateKey { .. }));
+        assert!(matches!(bad(&one("ban", "x")), PresetsError::Parse(_)));
+        assert!(DecisionPresets::from_toml_str(&one("sanction", "Until {until}")).is_ok());
+    }
+
+    #[test]
+    fn a_preset_fits_its_reason_and_decision_only() {
+        let p = preset(DecisionKind::Warn, "x");
+        assert!(p.fits(ReportReason::OffensiveChat, DecisionKind::Warn));
+        assert!(!p.fits(ReportReason::OffensiveChat, DecisionKind::Sanction));
+        assert!(!p.fits(ReportReason::Other, DecisionKind::Warn));
+    }
+
+    #[test]
+    fn the_note_is_the_preset_then_the_admins_words() {
+        assert_eq!(
+            compose_note(Some("Warned.".into()), Some("Second time.")),
+            Some("Warned.\n\nSecond time.".into())
+        );
+        assert_eq!(
+            compose_note(None, Some("Only mine.")),
+            Some("Only mine.".into())
+        );
+        assert_eq!(compose_note(None, None), None);
+    }
+}
