@@ -18,6 +18,9 @@ pub use crate::store::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_D
 /// The documented defaults, compiled in so the binary needs no files beside it.
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
+/// Upper bound of every webhook time setting: one day.
+const MAX_WEBHOOK_MS: u64 = 86_400_000;
+
 /// Prefix of environment overrides; `__` separates section and key.
 pub const ENV_PREFIX: &str = "ARBITER_";
 
@@ -36,6 +39,25 @@ pub struct Settings {
     pub conduct: ConductSettings,
     pub moderation: ModerationSettings,
     pub metrics: MetricsSettings,
+    pub webhooks: WebhookSettings,
+}
+
+/// How sanction events are delivered to subscribed game servers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// Run the deliverer in this instance.
+    pub enabled: bool,
+    /// Milliseconds between looks for due deliveries and ended sanctions (a decision in this
+    /// instance wakes it at once).
+    pub poll_interval_ms: u64,
+    /// Milliseconds a receiver has to answer.
+    pub timeout_ms: u64,
+    /// The wait after the first failure; it doubles after each further one, up to `retry_max_ms`.
+    pub retry_base_ms: u64,
+    pub retry_max_ms: u64,
+    /// Attempts before a delivery is given up.
+    pub max_attempts: u32,
 }
 
 /// Where the moderation policy (report limits, priorities, ladders...) comes from.
@@ -243,6 +265,26 @@ impl Settings {
 
     /// Checks the rules types alone cannot express.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        let hooks = &self.webhooks;
+        for (key, value) in [
+            ("webhooks.poll_interval_ms", hooks.poll_interval_ms),
+            ("webhooks.timeout_ms", hooks.timeout_ms),
+            ("webhooks.retry_base_ms", hooks.retry_base_ms),
+            ("webhooks.retry_max_ms", hooks.retry_max_ms),
+        ] {
+            if !(1..=MAX_WEBHOOK_MS).contains(&value) {
+                return Err(bad(key, &format!("must be between 1 and {MAX_WEBHOOK_MS}")));
+            }
+        }
+        if hooks.retry_max_ms < hooks.retry_base_ms {
+            return Err(bad(
+                "webhooks.retry_max_ms",
+                "must be at least webhooks.retry_base_ms",
+            ));
+        }
+        if !(1..=100).contains(&hooks.max_attempts) {
+            return Err(bad("webhooks.max_attempts", "must be between 1 and 100"));
+        }
         if self.server.body_limit_bytes == 0 {
             return Err(bad("server.body_limit_bytes", "must be greater than 0"));
         }

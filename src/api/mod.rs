@@ -18,6 +18,8 @@ pub mod state;
 pub mod statuses;
 pub mod submission_schema;
 pub mod views;
+pub mod webhook_deliverer;
+pub mod webhook_signature;
 pub mod wire_enums;
 
 use actix_web::body::MessageBody;
@@ -34,6 +36,9 @@ pub use state::AppState;
 /// runtime: the conduct applier and, on SQLite, the checkpointer.
 pub fn spawn_background_tasks(state: web::Data<AppState>) {
     conduct_applier::spawn(state.clone());
+    if state.settings.webhooks.enabled {
+        webhook_deliverer::spawn(state.clone());
+    }
     checkpointer::spawn(state);
 }
 

@@ -20,7 +20,7 @@ use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_entries, admin_queue, admin_tokens, appeals, chat, conduct, flags, games,
-    health, modlog, notes, players, presets, reports, sanctions, standing, whoami,
+    health, modlog, notes, players, presets, reports, sanctions, standing, webhooks, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
@@ -72,6 +72,10 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_cases::release_case,
         admin_cases::decide_case,
         presets::list_presets,
+        webhooks::create_subscription,
+        webhooks::list_subscriptions,
+        webhooks::revoke_subscription,
+        webhooks::list_deliveries,
         standing::player_standing,
         sanctions::my_sanctions,
         sanctions::list_sanctions,

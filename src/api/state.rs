@@ -34,6 +34,8 @@ pub struct AppState {
     pub moderation: Arc<ModerationPolicy>,
     /// Decision presets (`[moderation] presets_file`, else the built-in ones).
     pub presets: Arc<DecisionPresets>,
+    /// Wakes this instance's webhook deliverer after a change that emitted sanction events.
+    pub webhooks_wake: Arc<tokio::sync::Notify>,
     /// SQLite: the one writer every write goes through. `None` on PostgreSQL, whose writers
     /// share the pool and wait for each other's row locks.
     sqlite_writer: Option<Arc<SqliteWriter>>,
@@ -84,6 +86,7 @@ impl AppState {
             conduct: Arc::new(ConductPolicy::default()),
             moderation: Arc::new(moderation),
             presets: Arc::new(presets),
+            webhooks_wake: Arc::new(tokio::sync::Notify::new()),
         })
     }
 

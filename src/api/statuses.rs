@@ -130,3 +130,13 @@ pub enum SanctionStatusFilter {
     InForce,
     All,
 }
+
+/// A webhook delivery: `pending` until the receiver accepts it (`delivered`) or every attempt
+/// failed (`failed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    Pending,
+    Delivered,
+    Failed,
+}

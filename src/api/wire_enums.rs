@@ -14,7 +14,8 @@ use crate::chat::ffa::FfaClass;
 use crate::chat::{Category, Severity};
 use crate::conduct::abort::AbortReason;
 use crate::moderation::{
-    AuditAction, DecisionKind, Ground, ReportOutcome, ReportReason, ReportSource, SanctionKind,
+    AuditAction, DecisionKind, Ground, ReportOutcome, ReportReason, ReportSource,
+    SanctionEventKind, SanctionKind,
 };
 
 /// The wire names of `values`, as serde writes them.
@@ -88,7 +89,13 @@ closed_set!(
     ReportSource,
     "ReportSource",
     wire_names(&ReportSource::ALL),
-    "Who filed a report: a player, or the chat analysis or conduct tracking."
+    "Who filed a report: a player, the chat analysis, conduct tracking, or an admin who saw it."
+);
+closed_set!(
+    SanctionEventKind,
+    "SanctionEvent",
+    wire_names(&SanctionEventKind::ALL),
+    "What happened to a sanction: it started, was reduced, was lifted, or its time ran out."
 );
 closed_set!(
     Category,

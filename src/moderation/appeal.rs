@@ -160,6 +160,18 @@ pub enum AppealDecision {
     Lift,
 }
 
+impl AppealDecision {
+    /// The event game servers are sent when this decision is applied (none for upholding).
+    pub fn sanction_event(&self) -> Option<super::sanction_event::SanctionEventKind> {
+        use super::sanction_event::SanctionEventKind;
+        match self {
+            AppealDecision::Uphold => None,
+            AppealDecision::Reduce { .. } => Some(SanctionEventKind::SanctionReduced),
+            AppealDecision::Lift => Some(SanctionEventKind::SanctionLifted),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum AppealDecisionProblem {

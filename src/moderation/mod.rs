@@ -21,6 +21,7 @@ pub mod note;
 pub mod policy;
 pub mod preset;
 pub mod report;
+pub mod sanction_event;
 pub mod standing;
 pub mod types;
 
@@ -53,6 +54,7 @@ pub use report::{
     case_key, merge_decision, validate_report, CaseKey, GameFacts, MergeOutcome, NewReport,
     ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,
 };
+pub use sanction_event::{SanctionEvent, SanctionEventKind, SanctionState};
 pub use standing::{standing, Standing};
 pub use types::{
     AppealId, CaseId, DecisionKind, GameNumber, Ground, LadderTrack, NoteId, PlayerId, ReportId,

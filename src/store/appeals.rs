@@ -286,6 +286,9 @@ pub fn decide(
             )?,
             AppealDecision::Uphold => {}
         }
+        if let Some(kind) = decision.sanction_event() {
+            super::webhook_outbox::emit(conn, kind, row.id, now)?;
+        }
         let sanction = sanctions::find(conn, row.id)?.ok_or(DieselError::NotFound)?;
         Ok((appeal, sanction))
     })

@@ -12,7 +12,7 @@ use crate::moderation::{
     compose_note, render_preset, report_timeout_after_decision, suggest_next_sanction,
     validate_decision, AuditAction, CaseId, Decision, DecisionAction, DecisionKind, DecisionPreset,
     DecisionProblem, GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId, PresetValues,
-    ReportOutcome, ReportReason, ReportTimeout, SanctionId,
+    ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, SanctionId,
 };
 use crate::store::cases::{
     case_facts, find, open_cases_of, open_cases_reported_by, player_name, refresh_priority,
@@ -282,6 +282,7 @@ fn decide_in(
                 ..LogRefs::default()
             },
         )?;
+        super::webhook_outbox::emit(conn, SanctionEventKind::SanctionStarted, row.id, now)?;
     }
 
     // Reporters: an unjustified dismissal may earn a report timeout.

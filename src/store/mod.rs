@@ -71,6 +71,8 @@ pub mod sanction_listing;
 pub mod sanctions;
 pub mod schema;
 pub mod settings;
+pub mod webhook_outbox;
+pub mod webhook_subscriptions;
 
 pub use connection::{
     checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,

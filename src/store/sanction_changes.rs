@@ -113,6 +113,9 @@ pub fn change(
                 ..LogRefs::default()
             },
         )?;
+        if let Some(kind) = decision.sanction_event() {
+            super::webhook_outbox::emit(conn, kind, id, now)?;
+        }
         Ok(sanctions::find(conn, id)?.ok_or(DieselError::NotFound)?)
     })
 }

@@ -226,6 +226,54 @@ diesel::table! {
         reduced_until -> Nullable<Timestamp>,
         issued_by -> BigInt,
         note -> Text,
+        end_announced_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    webhook_subscriptions (id) {
+        id -> BigInt,
+        url -> Text,
+        secret -> Text,
+        events -> Text,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    webhook_events (id) {
+        id -> BigInt,
+        event_id -> Text,
+        kind -> Text,
+        sanction_id -> BigInt,
+        body -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        subscription_id -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        lease_until -> Nullable<Timestamp>,
+        delivered_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (id) {
+        id -> BigInt,
+        delivery_id -> BigInt,
+        attempted_at -> Timestamp,
+        status_code -> Nullable<Integer>,
+        error -> Nullable<Text>,
+        duration_ms -> BigInt,
     }
 }
 
@@ -305,6 +353,9 @@ diesel::joinable!(conduct_records -> players (player_id));
 diesel::joinable!(game_chat -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(reports -> games (game_id));
+diesel::joinable!(webhook_deliveries -> webhook_events (event_id));
+diesel::joinable!(webhook_deliveries -> webhook_subscriptions (subscription_id));
+diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 diesel::joinable!(report_accused -> reports (report_id));
 diesel::joinable!(report_accused -> players (player_id));
 diesel::joinable!(report_games -> reports (report_id));
@@ -337,5 +388,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     player_notes,
     conduct_outcomes,
     conduct_pending,
-    conduct_records
+    conduct_records,
+    webhook_subscriptions,
+    webhook_events,
+    webhook_deliveries,
+    webhook_attempts
 );

@@ -27,4 +27,5 @@ mod role_matrix;
 mod sanctions;
 mod seed_story;
 mod support;
+mod webhooks;
 mod writes;

@@ -90,6 +90,10 @@ fn admin_entry_body() -> Value {
     json!({ "accused": "r1", "reason": "other", "note": "matrix: seen in the lobby" })
 }
 
+fn subscription_body() -> Value {
+    json!({ "url": "https://matrix.example/events" })
+}
+
 fn empty_body() -> Value {
     json!({})
 }
@@ -129,6 +133,10 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/admin/appeals",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/modlog",                None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/presets",               None,                 ADMIN_ONLY),
+        row("GET",    "/api/v1/admin/webhooks",              None,                 ADMIN_ONLY),
+        row("POST",   "/api/v1/admin/webhooks",              Some(subscription_body), [401, 401, 401, 401, 403, 201, 403]),
+        row("DELETE", "/api/v1/admin/webhooks/999",          None,                 [401, 401, 401, 401, 403, 404, 403]),
+        row("GET",    "/api/v1/admin/webhooks/999/deliveries", None,               [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/admin/players/r1/notes",      None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/admin/players/r1/notes",      Some(note_body),      [401, 401, 401, 401, 403, 201, 403]),
         // A player sees only their own conduct record; nobody has one without games.

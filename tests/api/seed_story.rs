@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 use crate::support::TestApp;
+use crate::webhooks::{subscribe, verify, Receiver};
 
 const FFA_GAME: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -31,6 +32,10 @@ async fn three_reports_one_case_a_chat_ban_an_appeal_and_the_log() {
     let app = TestApp::spawn().await;
     let server = app.token(TokenRole::Server, "eu-1");
     let admin = app.token(TokenRole::Admin, "mod_anna");
+    // The game server takes sanction events at its own URL (default delivery settings).
+    let game_server = Receiver::start(&[]);
+    let (_, secret) = subscribe(&app, &admin, &game_server.url(), None).await;
+    arbiter::api::webhook_deliverer::spawn(app.state.clone());
 
     // The game server posts the finished game with its chat.
     let game = json!({
@@ -137,8 +142,25 @@ async fn three_reports_one_case_a_chat_ban_an_appeal_and_the_log() {
         )
         .await;
     assert_eq!(decided.status, 200, "{}", decided.text());
+    let decided_at = std::time::Instant::now();
     let decided = decided.json();
     let sanction_id = decided["sanction"]["id"].as_i64().expect("sanction id");
+
+    // The game server learns of the chat ban by webhook within a second.
+    let pushed = game_server
+        .wait_for(1, std::time::Duration::from_secs(1))
+        .await;
+    assert_eq!(
+        pushed.len(),
+        1,
+        "no webhook within {:?}",
+        decided_at.elapsed()
+    );
+    verify(&pushed[0], &secret);
+    let event: serde_json::Value = serde_json::from_str(&pushed[0].body).expect("event");
+    assert_eq!(event["type"], "sanction_started");
+    assert_eq!(event["sanction"]["id"], sanction_id);
+    assert_eq!(event["sanction"]["player"], ACCUSED);
 
     // The game server's standing check: no chat for 24 hours, play and reports unaffected.
     let standing = app

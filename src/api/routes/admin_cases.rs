@@ -280,6 +280,7 @@ pub async fn decide_case(
             decide(conn, id, &input, &policy, store::now()).map_err(|e| decide_error(id, e))
         })
         .await?;
+    state.webhooks_wake.notify_one();
     Ok(web::Json(DecisionView {
         decision_id: decided.decision_id,
         case_id: decided.case_id,

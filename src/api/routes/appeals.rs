@@ -177,6 +177,7 @@ pub async fn decide_appeal(
             .map_err(|e| decide_error(id, e))
         })
         .await?;
+    state.webhooks_wake.notify_one();
     Ok(web::Json(AppealDecided {
         appeal: appeal.into(),
         sanction: sanction.into(),

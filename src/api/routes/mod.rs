@@ -17,6 +17,7 @@ pub mod presets;
 pub mod reports;
 pub mod sanctions;
 pub mod standing;
+pub mod webhooks;
 pub mod whoami;
 
 use actix_web::web;
@@ -54,6 +55,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .service(
                     web::resource("/admin/appeals").route(web::get().to(admin_queue::list_appeals)),
+                )
+                .service(
+                    web::resource("/admin/webhooks")
+                        .route(web::get().to(webhooks::list_subscriptions))
+                        .route(web::post().to(webhooks::create_subscription)),
+                )
+                .service(
+                    web::resource("/admin/webhooks/{id}")
+                        .route(web::delete().to(webhooks::revoke_subscription)),
+                )
+                .service(
+                    web::resource("/admin/webhooks/{id}/deliveries")
+                        .route(web::get().to(webhooks::list_deliveries)),
                 )
                 .service(
                     web::resource("/admin/presets").route(web::get().to(presets::list_presets)),

@@ -219,5 +219,6 @@ pub async fn change_sanction(
             )
         })
         .await?;
+    state.webhooks_wake.notify_one();
     Ok(web::Json(row.into()))
 }

@@ -17,4 +17,5 @@ pub mod reports;
 pub mod sanctions;
 pub mod standing;
 pub mod tokens;
+pub mod webhooks;
 pub mod whoami;

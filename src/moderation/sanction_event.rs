@@ -1,0 +1,147 @@
+//! Sanction events: what game servers are told when a sanction starts, is reduced, is lifted
+//! or ends, as the JSON body a webhook carries.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::types::{Ground, ReportReason, Sanction, SanctionKind};
+
+/// What happened to a sanction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SanctionEventKind {
+    SanctionStarted,
+    SanctionReduced,
+    SanctionLifted,
+    /// A timed sanction's end passed.
+    SanctionEnded,
+}
+
+impl SanctionEventKind {
+    pub const ALL: [SanctionEventKind; 4] = [
+        SanctionEventKind::SanctionStarted,
+        SanctionEventKind::SanctionReduced,
+        SanctionEventKind::SanctionLifted,
+        SanctionEventKind::SanctionEnded,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SanctionEventKind::SanctionStarted => "sanction_started",
+            SanctionEventKind::SanctionReduced => "sanction_reduced",
+            SanctionEventKind::SanctionLifted => "sanction_lifted",
+            SanctionEventKind::SanctionEnded => "sanction_ended",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SanctionEventKind> {
+        SanctionEventKind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
+}
+
+/// The sanction as an event states it, after the change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SanctionState {
+    pub id: i64,
+    pub player: String,
+    pub kind: SanctionKind,
+    pub reason: ReportReason,
+    pub ground: Ground,
+    pub starts_at: DateTime<Utc>,
+    /// When it stops having effect, after reductions; `None` while permanent.
+    pub ends_at: Option<DateTime<Utc>>,
+    pub lifted_at: Option<DateTime<Utc>>,
+    /// Whether it restricts the player at the event's time.
+    pub in_force: bool,
+}
+
+/// One event, serialised as the webhook's body.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SanctionEvent {
+    /// Unique per event: receivers deduplicate redeliveries by it.
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: SanctionEventKind,
+    pub created_at: DateTime<Utc>,
+    pub sanction: SanctionState,
+}
+
+impl SanctionEvent {
+    pub fn new(
+        id: String,
+        kind: SanctionEventKind,
+        sanction: &Sanction,
+        player: &str,
+        now: DateTime<Utc>,
+    ) -> SanctionEvent {
+        SanctionEvent {
+            id,
+            kind,
+            created_at: now,
+            sanction: SanctionState {
+                id: sanction.id.0,
+                player: player.to_string(),
+                kind: sanction.kind,
+                reason: sanction.reason,
+                ground: sanction.ground,
+                starts_at: sanction.starts_at,
+                ends_at: sanction.effective_end(),
+                lifted_at: sanction.lifted_at,
+                in_force: sanction.is_active(now),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moderation::{PlayerId, SanctionDuration, SanctionId};
+    use chrono::{TimeDelta, TimeZone};
+
+    #[test]
+    fn an_event_states_the_sanction_after_the_change() {
+        let start = Utc
+            .with_ymd_and_hms(2026, 3, 1, 12, 0, 0)
+            .single()
+            .unwrap_or_default();
+        let mut sanction = Sanction {
+            id: SanctionId(7),
+            player: PlayerId(3),
+            kind: SanctionKind::ChatBan,
+            reason: ReportReason::OffensiveChat,
+            ground: Ground::Harassment,
+            starts_at: start,
+            duration: SanctionDuration::hours(24),
+            lifted_at: None,
+            reduced_until: Some(start + TimeDelta::hours(6)),
+        };
+        let event = SanctionEvent::new(
+            "e1".into(),
+            SanctionEventKind::SanctionReduced,
+            &sanction,
+            "Spaksi",
+            start + TimeDelta::hours(1),
+        );
+        let json = serde_json::to_value(&event).unwrap_or_default();
+        assert_eq!(json["type"], "sanction_reduced");
+        assert_eq!(json["sanction"]["player"], "Spaksi");
+        assert_eq!(json["sanction"]["ends_at"], "2026-03-01T18:00:00Z");
+        assert_eq!(json["sanction"]["in_force"], true);
+
+        sanction.lifted_at = Some(start + TimeDelta::hours(2));
+        let lifted = SanctionEvent::new(
+            "e2".into(),
+            SanctionEventKind::SanctionLifted,
+            &sanction,
+            "Spaksi",
+            start + TimeDelta::hours(2),
+        );
+        assert!(!lifted.sanction.in_force);
+        for kind in SanctionEventKind::ALL {
+            assert_eq!(SanctionEventKind::from_name(kind.name()), Some(kind));
+        }
+    }
+}

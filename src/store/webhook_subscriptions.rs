@@ -1,0 +1,143 @@
+//! Webhook subscriptions (`webhook_subscriptions`): where game servers want sanction events,
+//! which events, and the secret that signs them.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::connection::DbConnection;
+use super::players;
+use super::schema::{players as players_table, webhook_subscriptions};
+use crate::moderation::SanctionEventKind;
+
+/// A subscription as listed (never with its secret).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubscriptionListing {
+    pub id: i64,
+    pub url: String,
+    pub events: Vec<SanctionEventKind>,
+    pub created_by: String,
+    pub created_at: NaiveDateTime,
+    pub revoked_at: Option<NaiveDateTime>,
+}
+
+/// The stored form of an event list.
+pub fn events_text(events: &[SanctionEventKind]) -> String {
+    events
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The event list of a stored subscription (unknown names are skipped).
+pub fn events_of(text: &str) -> Vec<SanctionEventKind> {
+    text.split(',')
+        .filter_map(SanctionEventKind::from_name)
+        .collect()
+}
+
+/// Stores a subscription and returns its id.
+pub fn create(
+    conn: &mut DbConnection,
+    url: &str,
+    events: &[SanctionEventKind],
+    secret: &str,
+    admin: &str,
+    now: NaiveDateTime,
+) -> QueryResult<i64> {
+    conn.transaction(|conn| {
+        let admin_id = players::id_or_create(conn, admin, now)?;
+        insert_returning_id!(
+            conn,
+            webhook_subscriptions::table,
+            (
+                webhook_subscriptions::url.eq(url),
+                webhook_subscriptions::secret.eq(secret),
+                webhook_subscriptions::events.eq(events_text(events)),
+                webhook_subscriptions::created_by.eq(admin_id),
+                webhook_subscriptions::created_at.eq(now),
+            ),
+            webhook_subscriptions::id
+        )
+    })
+}
+
+type ListingRow = (
+    i64,
+    String,
+    String,
+    String,
+    NaiveDateTime,
+    Option<NaiveDateTime>,
+);
+
+fn listing(
+    (id, url, events, created_by, created_at, revoked_at): ListingRow,
+) -> SubscriptionListing {
+    SubscriptionListing {
+        id,
+        url,
+        events: events_of(&events),
+        created_by,
+        created_at,
+        revoked_at,
+    }
+}
+
+/// The listing columns, with the maker's name (joined from `players`).
+macro_rules! listing_query {
+    () => {
+        webhook_subscriptions::table
+            .inner_join(
+                players_table::table.on(players_table::id.eq(webhook_subscriptions::created_by)),
+            )
+            .select((
+                webhook_subscriptions::id,
+                webhook_subscriptions::url,
+                webhook_subscriptions::events,
+                players_table::name,
+                webhook_subscriptions::created_at,
+                webhook_subscriptions::revoked_at,
+            ))
+    };
+}
+
+/// Subscriptions by id, revoked ones included, after `after_id`.
+pub fn page(
+    conn: &mut DbConnection,
+    after_id: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<SubscriptionListing>> {
+    let mut query = listing_query!()
+        .order(webhook_subscriptions::id.asc())
+        .limit(limit)
+        .into_boxed();
+    if let Some(after) = after_id {
+        query = query.filter(webhook_subscriptions::id.gt(after));
+    }
+    Ok(query
+        .load::<ListingRow>(conn)?
+        .into_iter()
+        .map(listing)
+        .collect())
+}
+
+pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<SubscriptionListing>> {
+    Ok(listing_query!()
+        .filter(webhook_subscriptions::id.eq(id))
+        .first::<ListingRow>(conn)
+        .optional()?
+        .map(listing))
+}
+
+/// Stops deliveries to a subscription; `false` when there is none or it was revoked already.
+pub fn revoke(conn: &mut DbConnection, id: i64, now: NaiveDateTime) -> QueryResult<bool> {
+    let changed = diesel::update(
+        webhook_subscriptions::table
+            .filter(webhook_subscriptions::id.eq(id))
+            .filter(webhook_subscriptions::revoked_at.is_null()),
+    )
+    .set(webhook_subscriptions::revoked_at.eq(now))
+    .execute(conn)?;
+    Ok(changed == 1)
+}
