@@ -16,9 +16,9 @@ use crate::conduct::generated_games;
 use crate::support::{migrated_pool, postgres_url, raw_http, test_settings, TestDb, PLAYER_SECRET};
 
 /// A server process, killed when dropped.
-struct Instance {
+pub(crate) struct Instance {
     child: Child,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl Drop for Instance {
@@ -34,9 +34,15 @@ fn free_port() -> SocketAddr {
 }
 
 fn start(database_url: &str) -> Instance {
+    start_with(database_url, &[])
+}
+
+/// `arbiter serve` on a free port with these settings besides the test's own.
+pub(crate) fn start_with(database_url: &str, settings: &[(&str, &str)]) -> Instance {
     let addr = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .arg("serve")
+        .envs(settings.iter().copied())
         .env("ARBITER_DATABASE__URL", database_url)
         .env("ARBITER_SERVER__LISTEN", addr.to_string())
         .env("ARBITER_SERVER__WORKERS", "2")

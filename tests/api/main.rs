@@ -27,5 +27,6 @@ mod role_matrix;
 mod sanctions;
 mod seed_story;
 mod support;
+mod webhook_instances;
 mod webhooks;
 mod writes;

@@ -43,7 +43,12 @@ pub(crate) struct Receiver {
 
 impl Receiver {
     pub(crate) fn start(script: &[u16]) -> Receiver {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        Receiver::start_on("127.0.0.1:0".parse().expect("address"), script)
+    }
+
+    /// A receiver on this address (port 0: any free port).
+    pub(crate) fn start_on(addr: SocketAddr, script: &[u16]) -> Receiver {
+        let listener = TcpListener::bind(addr).expect("bind");
         let addr = listener.local_addr().expect("address");
         let got = Arc::new(Mutex::new(Vec::new()));
         let statuses = Arc::new(Mutex::new(
@@ -95,7 +100,7 @@ impl Receiver {
         format!("http://{}/events", self.addr)
     }
 
-    fn received(&self) -> Vec<Received> {
+    pub(crate) fn received(&self) -> Vec<Received> {
         self.got.lock().expect("lock").clone()
     }
 
