@@ -20,7 +20,8 @@ use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_entries, admin_queue, admin_tokens, appeals, chat, conduct, flags, games,
-    health, modlog, notes, players, presets, reports, sanctions, standing, webhooks, whoami,
+    health, modlog, notes, player_search, players, presets, reports, sanctions, standing, webhooks,
+    whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
@@ -62,6 +63,7 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         admin_queue::get_case,
         admin_queue::list_appeals,
         modlog::list_modlog,
+        player_search::search_players,
         notes::add_note,
         notes::list_notes,
         conduct::player_conduct,

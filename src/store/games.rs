@@ -348,6 +348,8 @@ fn insert_rows(
         })
         .collect();
     insert_all!(conn, game_seats::table, &seats)?;
+    let players: Vec<&str> = prepared.seats.iter().map(|s| s.player.as_str()).collect();
+    super::archive_players::count_game(conn, &players)?;
     if !prepared.chat.is_empty() {
         let chat: Vec<ChatLineRow> = prepared
             .chat

@@ -50,6 +50,7 @@ macro_rules! insert_all {
 pub mod admin_entries;
 pub mod api_tokens;
 pub mod appeals;
+pub mod archive_players;
 pub mod automatic_reports;
 pub mod case_evidence;
 pub mod cases;
@@ -63,6 +64,7 @@ pub mod migrations;
 pub mod modlog;
 pub mod played_order;
 pub mod player_notes;
+pub mod player_search;
 pub mod players;
 pub mod queue;
 pub mod reports;

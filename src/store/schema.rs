@@ -231,6 +231,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    archive_players (name) {
+        name -> Text,
+        name_folded -> Text,
+        games -> BigInt,
+    }
+}
+
+diesel::table! {
     webhook_subscriptions (id) {
         id -> BigInt,
         url -> Text,
@@ -389,6 +397,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     conduct_outcomes,
     conduct_pending,
     conduct_records,
+    archive_players,
     webhook_subscriptions,
     webhook_events,
     webhook_deliveries,

@@ -23,7 +23,13 @@ fn game_text(number: i64, variant: &str, seats: [&str; 4]) -> String {
     )
 }
 
-async fn ingest(app: &TestApp, server: &str, number: i64, variant: &str, seats: [&str; 4]) {
+pub(crate) async fn ingest(
+    app: &TestApp,
+    server: &str,
+    number: i64,
+    variant: &str,
+    seats: [&str; 4],
+) {
     let response = app
         .send(
             TestRequest::post()

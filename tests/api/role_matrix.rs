@@ -137,6 +137,7 @@ fn table() -> Vec<Row> {
         row("POST",   "/api/v1/admin/webhooks",              Some(subscription_body), [401, 401, 401, 401, 403, 201, 403]),
         row("DELETE", "/api/v1/admin/webhooks/999",          None,                 [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/admin/webhooks/999/deliveries", None,               [401, 401, 401, 401, 403, 404, 403]),
+        row("GET",    "/api/v1/admin/players?prefix=r",      None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/players/r1/notes",      None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/admin/players/r1/notes",      Some(note_body),      [401, 401, 401, 401, 403, 201, 403]),
         // A player sees only their own conduct record; nobody has one without games.

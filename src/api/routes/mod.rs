@@ -12,6 +12,7 @@ pub mod games;
 pub mod health;
 pub mod modlog;
 pub mod notes;
+pub mod player_search;
 pub mod players;
 pub mod presets;
 pub mod reports;
@@ -73,6 +74,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     web::resource("/admin/presets").route(web::get().to(presets::list_presets)),
                 )
                 .service(web::resource("/admin/modlog").route(web::get().to(modlog::list_modlog)))
+                .service(
+                    web::resource("/admin/players")
+                        .route(web::get().to(player_search::search_players)),
+                )
                 .service(
                     web::resource("/admin/players/{name}/notes")
                         .route(web::get().to(notes::list_notes))

@@ -1,7 +1,10 @@
 //! A player's archive record and the games two players shared.
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use crate::moderation::SanctionKind;
 
 use crate::api::views::games::{GameSummary, SeatView};
 
@@ -45,4 +48,25 @@ pub struct SharedGame {
     pub game: GameSummary,
     pub player: Option<SideView>,
     pub other: Option<SideView>,
+}
+
+/// A sanction restricting a player now, in brief.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SanctionInForce {
+    pub id: i64,
+    #[schema(value_type = SanctionKind)]
+    pub kind: String,
+    /// When it ends after reductions; null while permanent.
+    pub ends_at: Option<DateTime<Utc>>,
+}
+
+/// A player found by name.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerFoundView {
+    pub name: String,
+    /// Games the archive holds with the player seated.
+    pub games: i64,
+    /// Review cases about the player still open.
+    pub open_cases: i64,
+    pub sanctions_in_force: Vec<SanctionInForce>,
 }

@@ -1,0 +1,1 @@
+DROP TABLE archive_players;
