@@ -67,6 +67,15 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 
 /// Deserialises `bytes`, naming the failing field on error.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if let Some(field) = nul_field(bytes) {
+        return Err(ApiError::BadRequest {
+            code: "invalid_json",
+            message: format!(
+                "Invalid JSON body at `{field}`: text may not contain the NUL character (\\u0000)."
+            ),
+            details: json!({ "field": field }),
+        });
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
@@ -75,6 +84,41 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Trailing garbage after the value is malformed too.
     deserializer.end().map_err(|err| json_error(None, &err))?;
     Ok(value)
+}
+
+/// Where the body holds a NUL character, if it does: no text field takes one (PostgreSQL
+/// cannot store it). JSON can only carry NUL escaped, so bodies without `\u0000` are not
+/// parsed twice.
+fn nul_field(bytes: &[u8]) -> Option<String> {
+    if !bytes.windows(6).any(|w| w == b"\\u0000") {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    find_nul(&value, "")
+}
+
+fn find_nul(value: &serde_json::Value, path: &str) -> Option<String> {
+    let here = || (if path.is_empty() { "." } else { path }).to_string();
+    match value {
+        serde_json::Value::String(text) => text.contains('\0').then(here),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| find_nul(item, &format!("{path}[{i}]"))),
+        serde_json::Value::Object(fields) => fields.iter().find_map(|(key, item)| {
+            let at = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            if key.contains('\0') {
+                Some(at)
+            } else {
+                find_nul(item, &at)
+            }
+        }),
+        _ => None,
+    }
 }
 
 fn json_error(field: Option<String>, inner: &serde_json::Error) -> ApiError {

@@ -165,3 +165,31 @@ pub fn method_not_allowed<B>(
         response.map_into_right_body(),
     ))
 }
+
+/// Refuses a path or query string carrying an encoded NUL (`%00`): no name, filter or id
+/// holds one, and PostgreSQL cannot compare text with it.
+pub async fn refuse_nul(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let has_nul = |text: &str| {
+        text.as_bytes()
+            .windows(3)
+            .any(|w| w[0] == b'%' && w[1] == b'0' && w[2] == b'0')
+    };
+    if has_nul(req.uri().path()) {
+        return Err(ApiError::bad_request(
+            "invalid_path",
+            "The path holds a NUL character (%00); no name or id has one.",
+        )
+        .into());
+    }
+    if req.uri().query().is_some_and(has_nul) {
+        return Err(ApiError::bad_request(
+            "invalid_query",
+            "The query string holds a NUL character (%00); no parameter takes one.",
+        )
+        .into());
+    }
+    next.call(req).await
+}

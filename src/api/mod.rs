@@ -74,6 +74,7 @@ where
         .configure(|cfg| metrics_endpoint::configure_on_api_listener(cfg, &metrics))
         .configure(extra)
         .default_service(web::to(not_found))
+        .wrap(from_fn(middleware::refuse_nul))
         .wrap(ErrorHandlers::new().handler(
             StatusCode::METHOD_NOT_ALLOWED,
             middleware::method_not_allowed,

@@ -490,3 +490,67 @@ fn a_bad_token_lifetime_stops_start_up_and_names_the_key() {
         assert!(!dir.path().join("data").exists(), "nothing created");
     }
 }
+
+#[actix_web::test]
+async fn a_nul_character_is_refused_wherever_it_comes_and_nothing_is_written() {
+    let app = TestApp::spawn().await;
+    let admin = app.token(TokenRole::Admin, "alice");
+    let before = rows(&app);
+    let note = app
+        .post_json(
+            "/api/v1/admin/players/r1/notes",
+            Some(&admin),
+            &json!({ "text": "before\u{0}after" }),
+        )
+        .await
+        .assert_error(400, "invalid_json");
+    assert_eq!(note["details"]["field"], "text");
+    let nested = app
+        .post_json(
+            "/api/v1/admin/cases",
+            Some(&admin),
+            &json!({ "accused": "r1", "reason": "other", "note": "seen", "games": [], "x\u{0}": 1 }),
+        )
+        .await
+        .assert_error(400, "invalid_json");
+    assert_eq!(nested["details"]["field"], "x\u{0}");
+    // Text that merely shows the escape is ordinary text.
+    let shown = app
+        .post_json(
+            "/api/v1/admin/players/r1/notes",
+            Some(&admin),
+            &json!({ "text": "typed \\u0000 in chat" }),
+        )
+        .await;
+    assert_eq!(shown.status, 201, "{}", shown.text());
+    app.get("/api/v1/admin/players?prefix=a%00", Some(&admin))
+        .await
+        .assert_error(400, "invalid_query");
+    app.get("/api/v1/players/a%00b/standing", Some(&admin))
+        .await
+        .assert_error(400, "invalid_path");
+    assert_eq!(
+        rows(&app).modlog,
+        before.modlog + 1,
+        "only the ordinary note"
+    );
+}
+
+#[actix_web::test]
+async fn a_pgn4_body_with_a_nul_character_is_refused() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let before = rows(&app);
+    let text = SHORT_GAME.replace("1. ", "{a\u{0}b} 1. ");
+    let response = app
+        .send(
+            TestRequest::post()
+                .uri("/api/v1/games")
+                .insert_header(("authorization", format!("Bearer {server}")))
+                .insert_header(("content-type", "text/plain"))
+                .set_payload(text),
+        )
+        .await;
+    response.assert_error(400, "invalid_text");
+    assert_eq!(rows(&app), before);
+}

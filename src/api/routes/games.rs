@@ -72,6 +72,12 @@ impl FromRequest for GameBody {
             let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
                 ApiError::bad_request("invalid_text", "The PGN4 body is not valid UTF-8.")
             })?;
+            if text.contains('\0') {
+                return Err(ApiError::bad_request(
+                    "invalid_text",
+                    "The PGN4 body holds a NUL character; a game record has none.",
+                ));
+            }
             Ok(GameBody(Submission::from_pgn4(text)))
         })
     }
