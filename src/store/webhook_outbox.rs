@@ -230,6 +230,18 @@ impl AttemptResult {
     }
 }
 
+/// What an attempt changes on its delivery; `None` leaves a column as it is.
+#[derive(AsChangeset)]
+#[diesel(table_name = webhook_deliveries)]
+struct AfterAttempt {
+    status: Option<&'static str>,
+    attempts: i32,
+    next_attempt_at: Option<NaiveDateTime>,
+    delivered_at: Option<NaiveDateTime>,
+    /// `Some(None)`: the lease ends.
+    lease_until: Option<Option<NaiveDateTime>>,
+}
+
 /// Records an attempt and what follows from it, in one transaction: delivered, the next try
 /// scheduled, or given up. The lease ends either way.
 pub fn record_attempt(
@@ -250,34 +262,25 @@ pub fn record_attempt(
             ))
             .execute(conn)?;
         let attempts = delivery.attempts.saturating_add(1);
-        let target = webhook_deliveries::table.find(delivery.delivery_id);
+        let failures = u32::try_from(attempts).unwrap_or(u32::MAX);
+        let mut after = AfterAttempt {
+            status: None,
+            attempts,
+            next_attempt_at: None,
+            delivered_at: None,
+            lease_until: Some(None),
+        };
         if result.succeeded() {
-            diesel::update(target)
-                .set((
-                    webhook_deliveries::status.eq("delivered"),
-                    webhook_deliveries::attempts.eq(attempts),
-                    webhook_deliveries::delivered_at.eq(now),
-                    webhook_deliveries::lease_until.eq(None::<NaiveDateTime>),
-                ))
-                .execute(conn)?;
-        } else if u32::try_from(attempts).unwrap_or(u32::MAX) >= schedule.max_attempts {
-            diesel::update(target)
-                .set((
-                    webhook_deliveries::status.eq("failed"),
-                    webhook_deliveries::attempts.eq(attempts),
-                    webhook_deliveries::lease_until.eq(None::<NaiveDateTime>),
-                ))
-                .execute(conn)?;
+            after.status = Some("delivered");
+            after.delivered_at = Some(now);
+        } else if failures >= schedule.max_attempts {
+            after.status = Some("failed");
         } else {
-            let failures = u32::try_from(attempts).unwrap_or(u32::MAX);
-            diesel::update(target)
-                .set((
-                    webhook_deliveries::attempts.eq(attempts),
-                    webhook_deliveries::next_attempt_at.eq(now + schedule.delay_after(failures)),
-                    webhook_deliveries::lease_until.eq(None::<NaiveDateTime>),
-                ))
-                .execute(conn)?;
+            after.next_attempt_at = Some(now + schedule.delay_after(failures));
         }
+        diesel::update(webhook_deliveries::table.find(delivery.delivery_id))
+            .set(&after)
+            .execute(conn)?;
         Ok(())
     })
 }
