@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::archive_pairs;
 use super::automatic_reports::AutomaticReportRow;
 use super::cases::CaseRow;
 use super::chat_flags::FlagRow;
@@ -379,32 +380,7 @@ fn flagged_lines(
 }
 
 fn pair_history(conn: &mut DbConnection, accused: &str, partner: &str) -> QueryResult<PairHistory> {
-    let both = games_table::table
-        .filter(
-            games_table::id.eq_any(
-                game_seats::table
-                    .filter(game_seats::player.eq(accused.to_string()))
-                    .select(game_seats::game_id),
-            ),
-        )
-        .filter(
-            games_table::id.eq_any(
-                game_seats::table
-                    .filter(game_seats::player.eq(partner.to_string()))
-                    .select(game_seats::game_id),
-            ),
-        );
-    let (games_together, first_played, last_played): (
-        i64,
-        Option<NaiveDateTime>,
-        Option<NaiveDateTime>,
-    ) = both
-        .select((
-            diesel::dsl::count_star(),
-            diesel::dsl::min(games_table::played_at),
-            diesel::dsl::max(games_table::played_at),
-        ))
-        .first(conn)?;
+    let totals = archive_pairs::totals(conn, accused, partner)?;
     let filter = GameFilter {
         player: Some(accused.to_string()),
         with: Some(partner.to_string()),
@@ -413,9 +389,9 @@ fn pair_history(conn: &mut DbConnection, accused: &str, partner: &str) -> QueryR
     let recent = games::list_page(conn, &filter, None, PAIR_RECENT_GAMES)?;
     Ok(PairHistory {
         partner: partner.to_string(),
-        games_together,
-        first_played,
-        last_played,
+        games_together: totals.map_or(0, |t| t.games),
+        first_played: totals.map(|t| t.first_played_at),
+        last_played: totals.map(|t| t.last_played_at),
         recent,
         shared_fingerprints: shared_fingerprints(conn, accused, partner)?,
     })

@@ -11,9 +11,10 @@ use diesel::prelude::*;
 use crate::moderation::ModerationPolicy;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+use super::archive_players::SeatTally;
 use super::conduct::{ConductWriter, SeatToRecord};
 use super::connection::DbConnection;
-use super::schema::{game_chat, game_events, game_seats, games};
+use super::schema::{game_chat, game_events, game_pairs, game_seats, games};
 use crate::archive::{PreparedGame, SeatColour};
 use crate::conduct::SeatOutcome;
 
@@ -348,8 +349,19 @@ fn insert_rows(
         })
         .collect();
     insert_all!(conn, game_seats::table, &seats)?;
+    let aborted_seat = g.abort.map(|a| SeatColour::from_seat(a.seat).index());
+    let tallies: Vec<SeatTally<'_>> = prepared
+        .seats
+        .iter()
+        .map(|s| SeatTally {
+            player: &s.player,
+            placement: s.placement,
+            aborted: aborted_seat == Some(s.seat.index()),
+        })
+        .collect();
+    super::archive_players::count_game(conn, &g.variant, &tallies)?;
     let players: Vec<&str> = prepared.seats.iter().map(|s| s.player.as_str()).collect();
-    super::archive_players::count_game(conn, &players)?;
+    super::archive_pairs::count_game(conn, id, played_at, &players)?;
     if !prepared.chat.is_empty() {
         let chat: Vec<ChatLineRow> = prepared
             .chat
@@ -462,44 +474,124 @@ pub struct GameFilter {
     pub to: Option<NaiveDateTime>,
 }
 
+/// The filters other than the players, on a boxed query that selects from `games`.
+macro_rules! narrowed {
+    ($query:expr, $filter:expr) => {{
+        let filter: &GameFilter = $filter;
+        let mut query = $query;
+        if let Some(variant) = &filter.variant {
+            query = query.filter(games::variant.eq(variant.clone()));
+        }
+        if let Some(termination) = &filter.termination {
+            query = query.filter(games::termination.eq(termination.clone()));
+        }
+        if let Some(aborted) = filter.aborted {
+            query = query.filter(games::aborted.eq(aborted));
+        }
+        if let Some(from) = filter.from {
+            query = query.filter(games::played_at.ge(from));
+        }
+        if let Some(to) = filter.to {
+            query = query.filter(games::played_at.lt(to));
+        }
+        query
+    }};
+}
+
 /// One page of games, newest id first: at most `limit` games with id below `before_id`, each
 /// with its seats.
+///
+/// With a player, the page walks that player's seats (index `(player, game_id)`) newest game
+/// first; with two players, the pair's rows in `game_pairs`. A page then costs `limit` index
+/// steps however large the archive or the player's record; the other filters narrow that walk.
 pub fn list_page(
     conn: &mut DbConnection,
     filter: &GameFilter,
     before_id: Option<i64>,
     limit: i64,
 ) -> QueryResult<Vec<(GameRow, Vec<SeatRow>)>> {
-    let mut query = games::table.select(GameRow::as_select()).into_boxed();
-    if let Some(before) = before_id {
-        query = query.filter(games::id.lt(before));
-    }
-    for name in [&filter.player, &filter.with].into_iter().flatten() {
-        query = query.filter(
-            games::id.eq_any(
-                game_seats::table
-                    .filter(game_seats::player.eq(name.clone()))
-                    .select(game_seats::game_id),
-            ),
-        );
-    }
-    if let Some(variant) = &filter.variant {
-        query = query.filter(games::variant.eq(variant.clone()));
-    }
-    if let Some(termination) = &filter.termination {
-        query = query.filter(games::termination.eq(termination.clone()));
-    }
-    if let Some(aborted) = filter.aborted {
-        query = query.filter(games::aborted.eq(aborted));
-    }
-    if let Some(from) = filter.from {
-        query = query.filter(games::played_at.ge(from));
-    }
-    if let Some(to) = filter.to {
-        query = query.filter(games::played_at.lt(to));
-    }
-    let rows: Vec<GameRow> = query.order(games::id.desc()).limit(limit).load(conn)?;
+    let players: Vec<&str> = [&filter.player, &filter.with]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    let rows = match players.as_slice() {
+        [] => {
+            let mut query = narrowed!(
+                games::table.select(GameRow::as_select()).into_boxed(),
+                filter
+            );
+            if let Some(before) = before_id {
+                query = query.filter(games::id.lt(before));
+            }
+            query.order(games::id.desc()).limit(limit).load(conn)?
+        }
+        [player] => player_page(conn, player, filter, before_id, limit)?,
+        [a, b] => match super::archive_pairs::pair_key(a, b) {
+            Some((low, high)) => {
+                let mut query = narrowed!(
+                    game_pairs::table
+                        .inner_join(games::table)
+                        .filter(game_pairs::player_low.eq(low))
+                        .filter(game_pairs::player_high.eq(high))
+                        .select(GameRow::as_select())
+                        .into_boxed(),
+                    filter
+                );
+                if let Some(before) = before_id {
+                    query = query.filter(game_pairs::game_id.lt(before));
+                }
+                query
+                    .order(game_pairs::game_id.desc())
+                    .limit(limit)
+                    .load(conn)?
+            }
+            None => player_page(conn, a, filter, before_id, limit)?,
+        },
+        _ => unreachable!("at most two players"),
+    };
     with_seats(conn, rows)
+}
+
+/// One page of a player's games. A player seated twice in a game meets it twice in the walk:
+/// it is listed once, and the walk goes on until the page is full.
+fn player_page(
+    conn: &mut DbConnection,
+    player: &str,
+    filter: &GameFilter,
+    before_id: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    let mut page: Vec<GameRow> = Vec::new();
+    let mut before = before_id;
+    loop {
+        let want = limit - page.len() as i64;
+        let mut query = narrowed!(
+            game_seats::table
+                .inner_join(games::table)
+                .filter(game_seats::player.eq(player))
+                .select(GameRow::as_select())
+                .into_boxed(),
+            filter
+        );
+        if let Some(before) = before {
+            query = query.filter(game_seats::game_id.lt(before));
+        }
+        let rows: Vec<GameRow> = query
+            .order(game_seats::game_id.desc())
+            .limit(want)
+            .load(conn)?;
+        let exhausted = (rows.len() as i64) < want;
+        for row in rows {
+            before = Some(row.id);
+            if page.last().map(|g| g.id) != Some(row.id) {
+                page.push(row);
+            }
+        }
+        if exhausted || page.len() as i64 >= limit {
+            return Ok(page);
+        }
+    }
 }
 
 /// Each game with its seats, in the given order.
@@ -525,49 +617,6 @@ pub fn with_seats(
             (g, seats)
         })
         .collect())
-}
-
-/// A player's record in the archive.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PlayerSummary {
-    pub games: i64,
-    /// (variant, games), by variant name.
-    pub by_variant: Vec<(String, i64)>,
-    /// Games finished 1st, 2nd, 3rd, 4th.
-    pub placements: [i64; 4],
-    /// Games this player aborted.
-    pub aborted: i64,
-}
-
-pub fn player_summary(conn: &mut DbConnection, player: &str) -> QueryResult<PlayerSummary> {
-    let rows: Vec<(String, i16, i16, Option<i16>)> = game_seats::table
-        .inner_join(games::table)
-        .filter(game_seats::player.eq(player))
-        .select((
-            games::variant,
-            game_seats::placement,
-            game_seats::seat,
-            games::aborted_seat,
-        ))
-        .load(conn)?;
-    let mut summary = PlayerSummary::default();
-    let mut by_variant = std::collections::BTreeMap::<String, i64>::new();
-    for (variant, placement, seat, aborted_seat) in rows {
-        summary.games += 1;
-        *by_variant.entry(variant).or_default() += 1;
-        if let Some(slot) = usize::try_from(placement)
-            .ok()
-            .and_then(|p| p.checked_sub(1))
-            .and_then(|p| summary.placements.get_mut(p))
-        {
-            *slot += 1;
-        }
-        if aborted_seat == Some(seat) {
-            summary.aborted += 1;
-        }
-    }
-    summary.by_variant = by_variant.into_iter().collect();
-    Ok(summary)
 }
 
 /// Row counts of the four archive tables (games, seats, chat, events).

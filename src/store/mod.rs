@@ -50,6 +50,7 @@ macro_rules! insert_all {
 pub mod admin_entries;
 pub mod api_tokens;
 pub mod appeals;
+pub mod archive_pairs;
 pub mod archive_players;
 pub mod automatic_reports;
 pub mod case_evidence;

@@ -235,6 +235,37 @@ diesel::table! {
         name -> Text,
         name_folded -> Text,
         games -> BigInt,
+        placed_first -> BigInt,
+        placed_second -> BigInt,
+        placed_third -> BigInt,
+        placed_fourth -> BigInt,
+        aborted -> BigInt,
+    }
+}
+
+diesel::table! {
+    archive_player_variants (player, variant) {
+        player -> Text,
+        variant -> Text,
+        games -> BigInt,
+    }
+}
+
+diesel::table! {
+    archive_pairs (player_low, player_high) {
+        player_low -> Text,
+        player_high -> Text,
+        games -> BigInt,
+        first_played_at -> Timestamp,
+        last_played_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_pairs (player_low, player_high, game_id) {
+        player_low -> Text,
+        player_high -> Text,
+        game_id -> BigInt,
     }
 }
 
@@ -352,6 +383,7 @@ diesel::table! {
 }
 
 diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(game_pairs -> games (game_id));
 diesel::joinable!(chat_flags -> games (game_id));
 diesel::joinable!(automatic_reports -> games (game_id));
 diesel::joinable!(automatic_report_games -> automatic_reports (report_id));
@@ -398,6 +430,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     conduct_pending,
     conduct_records,
     archive_players,
+    archive_player_variants,
+    archive_pairs,
+    game_pairs,
     webhook_subscriptions,
     webhook_events,
     webhook_deliveries,

@@ -20,6 +20,7 @@ mod moderation;
 mod notes;
 mod openapi;
 mod operations;
+mod player_lookups;
 mod player_search;
 mod presets;
 mod queue;

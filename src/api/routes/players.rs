@@ -12,6 +12,7 @@ use crate::api::views::games::{GameSummary, SeatView};
 use crate::api::views::players::{
     Placements, PlayerSummaryView, SharedGame, SideView, VariantCount,
 };
+use crate::store::archive_players;
 use crate::store::games::{self, GameFilter};
 
 /// Games played by variant, placements and the aborted-game count.
@@ -30,7 +31,7 @@ pub async fn player_summary(
     let player = name.into_inner();
     let lookup = player.clone();
     let s = state
-        .read(move |conn| games::player_summary(conn, &lookup))
+        .read(move |conn| archive_players::summary(conn, &lookup))
         .await?;
     Ok(web::Json(PlayerSummaryView {
         player,
