@@ -474,124 +474,157 @@ pub struct GameFilter {
     pub to: Option<NaiveDateTime>,
 }
 
-/// The filters other than the players, on a boxed query that selects from `games`.
-macro_rules! narrowed {
-    ($query:expr, $filter:expr) => {{
-        let filter: &GameFilter = $filter;
-        let mut query = $query;
-        if let Some(variant) = &filter.variant {
-            query = query.filter(games::variant.eq(variant.clone()));
-        }
-        if let Some(termination) = &filter.termination {
-            query = query.filter(games::termination.eq(termination.clone()));
-        }
-        if let Some(aborted) = filter.aborted {
-            query = query.filter(games::aborted.eq(aborted));
-        }
-        if let Some(from) = filter.from {
-            query = query.filter(games::played_at.ge(from));
-        }
-        if let Some(to) = filter.to {
-            query = query.filter(games::played_at.lt(to));
-        }
-        query
-    }};
+type Backend = <DbConnection as diesel::Connection>::Backend;
+
+/// The games passing the filters other than the players.
+fn games_matching(filter: &GameFilter) -> games::BoxedQuery<'static, Backend> {
+    let mut query = games::table.into_boxed();
+    if let Some(variant) = &filter.variant {
+        query = query.filter(games::variant.eq(variant.clone()));
+    }
+    if let Some(termination) = &filter.termination {
+        query = query.filter(games::termination.eq(termination.clone()));
+    }
+    if let Some(aborted) = filter.aborted {
+        query = query.filter(games::aborted.eq(aborted));
+    }
+    if let Some(from) = filter.from {
+        query = query.filter(games::played_at.ge(from));
+    }
+    if let Some(to) = filter.to {
+        query = query.filter(games::played_at.lt(to));
+    }
+    query
 }
 
 /// One page of games, newest id first: at most `limit` games with id below `before_id`, each
 /// with its seats.
 ///
 /// With a player, the page walks that player's seats (index `(player, game_id)`) newest game
-/// first; with two players, the pair's rows in `game_pairs`. A page then costs `limit` index
-/// steps however large the archive or the player's record; the other filters narrow that walk.
+/// first; with two players, the pair's rows in `game_pairs`. Without other filters a page then
+/// costs `limit` index steps however large the archive or the player's record; the other
+/// filters narrow that walk, so a rare one reads further into the player's games.
 pub fn list_page(
     conn: &mut DbConnection,
     filter: &GameFilter,
     before_id: Option<i64>,
     limit: i64,
 ) -> QueryResult<Vec<(GameRow, Vec<SeatRow>)>> {
-    let players: Vec<&str> = [&filter.player, &filter.with]
+    let players: Vec<String> = [&filter.player, &filter.with]
         .into_iter()
         .flatten()
-        .map(String::as_str)
+        .cloned()
         .collect();
     let rows = match players.as_slice() {
         [] => {
-            let mut query = narrowed!(
-                games::table.select(GameRow::as_select()).into_boxed(),
-                filter
-            );
+            let mut query = games_matching(filter).select(GameRow::as_select());
             if let Some(before) = before_id {
                 query = query.filter(games::id.lt(before));
             }
             query.order(games::id.desc()).limit(limit).load(conn)?
         }
-        [player] => player_page(conn, player, filter, before_id, limit)?,
+        [player] => walk(conn, filter, before_id, limit, |c, before, n| {
+            player_game_ids(c, player, before, n)
+        })?,
         [a, b] => match super::archive_pairs::pair_key(a, b) {
-            Some((low, high)) => {
-                let mut query = narrowed!(
-                    game_pairs::table
-                        .inner_join(games::table)
-                        .filter(game_pairs::player_low.eq(low))
-                        .filter(game_pairs::player_high.eq(high))
-                        .select(GameRow::as_select())
-                        .into_boxed(),
-                    filter
-                );
-                if let Some(before) = before_id {
-                    query = query.filter(game_pairs::game_id.lt(before));
-                }
-                query
-                    .order(game_pairs::game_id.desc())
-                    .limit(limit)
-                    .load(conn)?
-            }
-            None => player_page(conn, a, filter, before_id, limit)?,
+            Some((low, high)) => walk(conn, filter, before_id, limit, |c, before, n| {
+                pair_game_ids(c, low, high, before, n)
+            })?,
+            None => walk(conn, filter, before_id, limit, |c, before, n| {
+                player_game_ids(c, a, before, n)
+            })?,
         },
         _ => unreachable!("at most two players"),
     };
     with_seats(conn, rows)
 }
 
-/// One page of a player's games. A player seated twice in a game meets it twice in the walk:
-/// it is listed once, and the walk goes on until the page is full.
-fn player_page(
+/// Ids read per step of a walk narrowed by other filters.
+const NARROWED_WALK_STEP: i64 = 500;
+
+/// A page from an index of game ids read newest first: each step reads the next ids (one
+/// range of one index, whatever the planner thinks of the data), then those games that pass
+/// the other filters by primary key, until the page is full or the index is walked.
+fn walk(
     conn: &mut DbConnection,
-    player: &str,
     filter: &GameFilter,
     before_id: Option<i64>,
     limit: i64,
+    mut next_ids: impl FnMut(&mut DbConnection, Option<i64>, i64) -> QueryResult<Vec<i64>>,
 ) -> QueryResult<Vec<GameRow>> {
+    let narrowed = filter.variant.is_some()
+        || filter.termination.is_some()
+        || filter.aborted.is_some()
+        || filter.from.is_some()
+        || filter.to.is_some();
     let mut page: Vec<GameRow> = Vec::new();
     let mut before = before_id;
-    loop {
+    while (page.len() as i64) < limit {
         let want = limit - page.len() as i64;
-        let mut query = narrowed!(
-            game_seats::table
-                .inner_join(games::table)
-                .filter(game_seats::player.eq(player))
-                .select(GameRow::as_select())
-                .into_boxed(),
-            filter
-        );
-        if let Some(before) = before {
-            query = query.filter(game_seats::game_id.lt(before));
-        }
-        let rows: Vec<GameRow> = query
-            .order(game_seats::game_id.desc())
+        let step = if narrowed {
+            want.max(NARROWED_WALK_STEP)
+        } else {
+            want
+        };
+        let mut ids = next_ids(conn, before, step)?;
+        let walked = (ids.len() as i64) < step;
+        // A player seated twice in a game meets it twice.
+        ids.dedup();
+        let Some(&last) = ids.last() else { break };
+        before = Some(last);
+        let found: Vec<GameRow> = games_matching(filter)
+            .select(GameRow::as_select())
+            .filter(games::id.eq_any(ids))
+            .order(games::id.desc())
             .limit(want)
             .load(conn)?;
-        let exhausted = (rows.len() as i64) < want;
-        for row in rows {
-            before = Some(row.id);
-            if page.last().map(|g| g.id) != Some(row.id) {
-                page.push(row);
-            }
+        let taken = found.len() as i64;
+        page.extend(found);
+        if taken == want {
+            // The page is full; the ids after the last listed game are for the next page.
+            break;
         }
-        if exhausted || page.len() as i64 >= limit {
-            return Ok(page);
+        if walked {
+            break;
         }
     }
+    Ok(page)
+}
+
+/// At most `n` of a player's game ids (one per seat) below `before`, newest first.
+fn player_game_ids(
+    conn: &mut DbConnection,
+    player: &str,
+    before: Option<i64>,
+    n: i64,
+) -> QueryResult<Vec<i64>> {
+    let mut query = game_seats::table
+        .filter(game_seats::player.eq(player.to_string()))
+        .select(game_seats::game_id)
+        .into_boxed();
+    if let Some(before) = before {
+        query = query.filter(game_seats::game_id.lt(before));
+    }
+    query.order(game_seats::game_id.desc()).limit(n).load(conn)
+}
+
+/// At most `n` of a pair's game ids below `before`, newest first.
+fn pair_game_ids(
+    conn: &mut DbConnection,
+    low: &str,
+    high: &str,
+    before: Option<i64>,
+    n: i64,
+) -> QueryResult<Vec<i64>> {
+    let mut query = game_pairs::table
+        .filter(game_pairs::player_low.eq(low.to_string()))
+        .filter(game_pairs::player_high.eq(high.to_string()))
+        .select(game_pairs::game_id)
+        .into_boxed();
+    if let Some(before) = before {
+        query = query.filter(game_pairs::game_id.lt(before));
+    }
+    query.order(game_pairs::game_id.desc()).limit(n).load(conn)
 }
 
 /// Each game with its seats, in the given order.
