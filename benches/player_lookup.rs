@@ -166,6 +166,9 @@ fn report(label: &str, mut times: Vec<Duration>) {
     );
 }
 
+/// One look-up, answering how many things it found.
+type Read = Box<dyn Fn(&mut DbConnection) -> QueryResult<usize>>;
+
 fn measure(conn: &mut DbConnection, n: i64) -> anyhow::Result<()> {
     let player = |name: &str| GameFilter {
         player: Some(name.to_string()),
@@ -180,7 +183,7 @@ fn measure(conn: &mut DbConnection, n: i64) -> anyhow::Result<()> {
     assert_eq!(summary.games, HEAVY_GAMES, "the heavy player's games");
     // A page half-way down the heavy player's record.
     let middle = Some(n / 2);
-    let cases: Vec<(&str, Box<dyn Fn(&mut DbConnection) -> QueryResult<usize>>)> = vec![
+    let cases: Vec<(&str, Read)> = vec![
         (
             "summary",
             Box::new(|c| archive_players::summary(c, "heavy").map(|s| s.by_variant.len())),
