@@ -35,8 +35,8 @@ pub fn pairs_of<'a>(players: &[&'a str]) -> Vec<(&'a str, &'a str)> {
 }
 
 /// Records game `game_id`, played at `played_at`, for every pair among `players`, in the
-/// caller's transaction. Rows are written in key order (no two games wait on each other in
-/// opposite orders).
+/// caller's transaction: one statement per table. Rows are written in key order (no two games
+/// wait on each other in opposite orders).
 pub fn count_game(
     conn: &mut DbConnection,
     game_id: i64,
@@ -58,27 +58,31 @@ pub fn count_game(
         })
         .collect();
     insert_all!(conn, game_pairs::table, &rows)?;
-    for (low, high) in pairs {
-        let first = archive_pairs::first_played_at;
-        let last = archive_pairs::last_played_at;
-        on_backend!(conn, c => diesel::insert_into(archive_pairs::table)
-            .values((
-                archive_pairs::player_low.eq(low),
-                archive_pairs::player_high.eq(high),
+    let totals: Vec<_> = pairs
+        .iter()
+        .map(|(low, high)| {
+            (
+                archive_pairs::player_low.eq(*low),
+                archive_pairs::player_high.eq(*high),
                 archive_pairs::games.eq(1_i64),
-                first.eq(played_at),
-                last.eq(played_at),
-            ))
-            .on_conflict((archive_pairs::player_low, archive_pairs::player_high))
-            .do_update()
-            .set((
-                archive_pairs::games.eq(archive_pairs::games + excluded(archive_pairs::games)),
-                // Games may arrive out of played order (an import of old games).
-                first.eq(case_when(excluded(first).lt(first), excluded(first)).otherwise(first)),
-                last.eq(case_when(excluded(last).gt(last), excluded(last)).otherwise(last)),
-            ))
-            .execute(c))?;
-    }
+                archive_pairs::first_played_at.eq(played_at),
+                archive_pairs::last_played_at.eq(played_at),
+            )
+        })
+        .collect();
+    let first = archive_pairs::first_played_at;
+    let last = archive_pairs::last_played_at;
+    on_backend!(conn, c => diesel::insert_into(archive_pairs::table)
+        .values(&totals)
+        .on_conflict((archive_pairs::player_low, archive_pairs::player_high))
+        .do_update()
+        .set((
+            archive_pairs::games.eq(archive_pairs::games + excluded(archive_pairs::games)),
+            // Games may arrive out of played order (an import of old games).
+            first.eq(case_when(excluded(first).lt(first), excluded(first)).otherwise(first)),
+            last.eq(case_when(excluded(last).gt(last), excluded(last)).otherwise(last)),
+        ))
+        .execute(c))?;
     Ok(())
 }
 

@@ -42,18 +42,19 @@ pub fn per_player<'a>(seats: &[SeatTally<'a>]) -> Vec<SeatTally<'a>> {
 }
 
 /// Counts one more game for each of its players (games, placements, aborts, and games of
-/// `variant`), in the caller's transaction. Rows are written in name order, so two games with
-/// the same players never wait on each other in opposite orders.
+/// `variant`), in the caller's transaction: one statement per table. Rows are written in name
+/// order, so two games with the same players never wait on each other in opposite orders.
 pub fn count_game(
     conn: &mut DbConnection,
     variant: &str,
     seats: &[SeatTally<'_>],
 ) -> QueryResult<()> {
     let players = per_player(seats);
-    for p in &players {
-        let placed = |n: i16| i64::from(p.placement == n);
-        on_backend!(conn, c => diesel::insert_into(archive_players::table)
-            .values((
+    let rows: Vec<_> = players
+        .iter()
+        .map(|p| {
+            let placed = |n: i16| i64::from(p.placement == n);
+            (
                 archive_players::name.eq(p.player),
                 archive_players::name_folded.eq(fold(p.player)),
                 archive_players::games.eq(1_i64),
@@ -62,39 +63,46 @@ pub fn count_game(
                 archive_players::placed_third.eq(placed(3)),
                 archive_players::placed_fourth.eq(placed(4)),
                 archive_players::aborted.eq(i64::from(p.aborted)),
-            ))
-            .on_conflict(archive_players::name)
-            .do_update()
-            .set((
-                archive_players::games.eq(archive_players::games + excluded(archive_players::games)),
-                archive_players::placed_first
-                    .eq(archive_players::placed_first + excluded(archive_players::placed_first)),
-                archive_players::placed_second
-                    .eq(archive_players::placed_second + excluded(archive_players::placed_second)),
-                archive_players::placed_third
-                    .eq(archive_players::placed_third + excluded(archive_players::placed_third)),
-                archive_players::placed_fourth
-                    .eq(archive_players::placed_fourth + excluded(archive_players::placed_fourth)),
-                archive_players::aborted
-                    .eq(archive_players::aborted + excluded(archive_players::aborted)),
-            ))
-            .execute(c))?;
-    }
-    for p in &players {
-        on_backend!(conn, c => diesel::insert_into(archive_player_variants::table)
-            .values((
+            )
+        })
+        .collect();
+    on_backend!(conn, c => diesel::insert_into(archive_players::table)
+        .values(&rows)
+        .on_conflict(archive_players::name)
+        .do_update()
+        .set((
+            archive_players::games.eq(archive_players::games + excluded(archive_players::games)),
+            archive_players::placed_first
+                .eq(archive_players::placed_first + excluded(archive_players::placed_first)),
+            archive_players::placed_second
+                .eq(archive_players::placed_second + excluded(archive_players::placed_second)),
+            archive_players::placed_third
+                .eq(archive_players::placed_third + excluded(archive_players::placed_third)),
+            archive_players::placed_fourth
+                .eq(archive_players::placed_fourth + excluded(archive_players::placed_fourth)),
+            archive_players::aborted
+                .eq(archive_players::aborted + excluded(archive_players::aborted)),
+        ))
+        .execute(c))?;
+    let rows: Vec<_> = players
+        .iter()
+        .map(|p| {
+            (
                 archive_player_variants::player.eq(p.player),
                 archive_player_variants::variant.eq(variant),
                 archive_player_variants::games.eq(1_i64),
-            ))
-            .on_conflict((archive_player_variants::player, archive_player_variants::variant))
-            .do_update()
-            .set(
-                archive_player_variants::games
-                    .eq(archive_player_variants::games + excluded(archive_player_variants::games)),
             )
-            .execute(c))?;
-    }
+        })
+        .collect();
+    on_backend!(conn, c => diesel::insert_into(archive_player_variants::table)
+        .values(&rows)
+        .on_conflict((archive_player_variants::player, archive_player_variants::variant))
+        .do_update()
+        .set(
+            archive_player_variants::games
+                .eq(archive_player_variants::games + excluded(archive_player_variants::games)),
+        )
+        .execute(c))?;
     Ok(())
 }
 
