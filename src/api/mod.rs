@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod checkpointer;
 pub mod conduct_applier;
+pub mod console;
 pub mod error;
 pub mod json;
 pub mod metrics;
