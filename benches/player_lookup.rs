@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use arbiter::config::Settings;
 use arbiter::store::archive_pairs;
 use arbiter::store::archive_players;
-use arbiter::store::games::{self, GameFilter};
+use arbiter::store::game_search::{self, GameFilter};
 use arbiter::store::{self, migrations, DbConnection};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -190,11 +190,15 @@ fn measure(conn: &mut DbConnection, n: i64) -> anyhow::Result<()> {
         ),
         (
             "search by player, first page",
-            Box::new(move |c| games::list_page(c, &player("heavy"), None, PAGE).map(|p| p.len())),
+            Box::new(move |c| {
+                game_search::list_page(c, &player("heavy"), None, PAGE).map(|p| p.len())
+            }),
         ),
         (
             "search by player, page at mid-archive",
-            Box::new(move |c| games::list_page(c, &player("heavy"), middle, PAGE).map(|p| p.len())),
+            Box::new(move |c| {
+                game_search::list_page(c, &player("heavy"), middle, PAGE).map(|p| p.len())
+            }),
         ),
         (
             "search by player and variant",
@@ -203,19 +207,19 @@ fn measure(conn: &mut DbConnection, n: i64) -> anyhow::Result<()> {
                     variant: Some("Teams".to_string()),
                     ..player("heavy")
                 };
-                games::list_page(c, &teams, None, PAGE).map(|p| p.len())
+                game_search::list_page(c, &teams, None, PAGE).map(|p| p.len())
             }),
         ),
         (
             "pair history, frequent partner",
             Box::new(move |c| {
-                games::list_page(c, &pair("heavy", "partner"), None, PAGE).map(|p| p.len())
+                game_search::list_page(c, &pair("heavy", "partner"), None, PAGE).map(|p| p.len())
             }),
         ),
         (
             "pair history, rare partner",
             Box::new(move |c| {
-                games::list_page(c, &pair("heavy", "rare"), None, PAGE).map(|p| p.len())
+                game_search::list_page(c, &pair("heavy", "rare"), None, PAGE).map(|p| p.len())
             }),
         ),
         (

@@ -12,7 +12,8 @@ use super::automatic_reports::AutomaticReportRow;
 use super::cases::CaseRow;
 use super::chat_flags::FlagRow;
 use super::connection::DbConnection;
-use super::games::{self, ChatLineRow, GameFilter, GameRow, SeatRow};
+use super::game_search::{self, GameFilter};
+use super::games::{self, ChatLineRow, GameRow, SeatRow};
 use super::sanctions::SanctionRow;
 use super::schema::{
     automatic_report_games, automatic_reports, case_reports, cases, chat_flags, decisions,
@@ -386,7 +387,7 @@ fn pair_history(conn: &mut DbConnection, accused: &str, partner: &str) -> QueryR
         with: Some(partner.to_string()),
         ..GameFilter::default()
     };
-    let recent = games::list_page(conn, &filter, None, PAIR_RECENT_GAMES)?;
+    let recent = game_search::list_page(conn, &filter, None, PAIR_RECENT_GAMES)?;
     Ok(PairHistory {
         partner: partner.to_string(),
         games_together: totals.map_or(0, |t| t.games),

@@ -60,6 +60,7 @@ pub mod claims;
 pub mod conduct;
 pub mod connection;
 pub mod decide;
+pub mod game_search;
 pub mod games;
 pub mod migrations;
 pub mod modlog;

@@ -24,7 +24,8 @@ use crate::archive::{self};
 use crate::archive::{IngestError, Submission};
 use crate::moderation::{GameNumber, GAME_NUMBER_RULE};
 use crate::rules::replay;
-use crate::store::games::{self, GameFilter, GameRow, SeatRow, StoreOutcome};
+use crate::store::game_search::{self, GameFilter};
+use crate::store::games::{self, GameRow, SeatRow, StoreOutcome};
 use crate::store::{self};
 
 /// The content types the ingest reads; a 415 names them.
@@ -243,7 +244,7 @@ pub async fn list_games(
     let page = page.by_id()?;
     let filter = query.filter()?;
     let rows = state
-        .read(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
+        .read(move |conn| game_search::list_page(conn, &filter, page.after_id, page.fetch_limit()))
         .await?;
     page_of_games(rows, page)
 }

@@ -13,7 +13,8 @@ use crate::api::views::players::{
     Placements, PlayerSummaryView, SharedGame, SideView, VariantCount,
 };
 use crate::store::archive_players;
-use crate::store::games::{self, GameFilter};
+use crate::store::game_search::{self, GameFilter};
+use crate::store::games;
 
 /// Games played by variant, placements and the aborted-game count.
 #[utoipa::path(get, path = "/api/v1/players/{name}/summary", tag = "games",
@@ -85,7 +86,7 @@ pub async fn shared_games(
         ..GameFilter::default()
     };
     let rows = state
-        .read(move |conn| games::list_page(conn, &filter, page.after_id, page.fetch_limit()))
+        .read(move |conn| game_search::list_page(conn, &filter, page.after_id, page.fetch_limit()))
         .await?;
     let items = rows
         .into_iter()
