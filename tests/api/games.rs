@@ -19,7 +19,7 @@ pub const SHORT_GAME: &str = "[GameNr \"900000001\"]\n[TimeControl \"1+15D\"]\n\
     [Red \"r1\"]\n[Blue \"b1\"]\n[Yellow \"y1\"]\n[Green \"g1\"]\n\n\
     1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10 2. T\n";
 
-fn real_games() -> Vec<(PathBuf, String)> {
+pub(crate) fn real_games() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     for dir in ["ffa", "teams"] {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(Path::new(DATA).join(dir))

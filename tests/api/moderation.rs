@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use crate::support::{TestApp, TestResponse};
 
 /// A four-move game of `variant` between four named players under a game number.
-fn game_text(number: i64, variant: &str, seats: [&str; 4]) -> String {
+pub(crate) fn game_text(number: i64, variant: &str, seats: [&str; 4]) -> String {
     format!(
         "[GameNr \"{number}\"]\n[TimeControl \"1+15D\"]\n[Variant \"{variant}\"]\n\
          [RuleVariants \"EnPassant\"]\n[StartFen4 \"4PC\"]\n[Red \"{}\"]\n[Blue \"{}\"]\n\

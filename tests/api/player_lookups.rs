@@ -3,7 +3,6 @@
 //! pages that walk a player's or a pair's games list each game once, newest first.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
@@ -16,20 +15,11 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
+use crate::games::real_games;
+use crate::moderation::game_text;
 use crate::support::TestApp;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 const AGGREGATES_MIGRATION: &str = "20260601000000";
-
-/// A four-move game in which Red times out on its second turn (an abort by Red).
-fn short_game(number: i64, variant: &str, seats: [&str; 4]) -> String {
-    format!(
-        "[GameNr \"{number}\"]\n[TimeControl \"1+15D\"]\n[Variant \"{variant}\"]\n\
-         [RuleVariants \"EnPassant\"]\n[StartFen4 \"4PC\"]\n[Red \"{}\"]\n[Blue \"{}\"]\n\
-         [Yellow \"{}\"]\n[Green \"{}\"]\n\n1. h2-h3 .. b4-c4 .. e13-e12 .. m10-l10 2. T\n",
-        seats[0], seats[1], seats[2], seats[3]
-    )
-}
 
 async fn post_game(app: &TestApp, server: &str, body: Value) -> i64 {
     let response = app.post_json("/api/v1/games", Some(server), &body).await;
@@ -53,24 +43,20 @@ async fn ingest_short(
         .map(|(seat, player)| json!({ "seat": seat, "player": player }))
         .collect();
     let body = json!({
-        "pgn4": short_game(number, variant, seats),
+        "pgn4": game_text(number, variant, seats),
         "seats": seat_list,
         "ended_at": ended_at,
     });
     post_game(app, server, body).await
 }
 
-/// The real games of `dir` as PGN4 bodies (the first `n`).
+/// The first `n` real games of `dir` (`ffa` or `teams`), posted as PGN4 bodies.
 async fn ingest_real(app: &TestApp, server: &str, dir: &str, n: usize) {
-    let mut paths: Vec<_> = std::fs::read_dir(Path::new(DATA).join(dir))
-        .expect("real games")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn4"))
-        .collect();
-    paths.sort();
-    for path in paths.into_iter().take(n) {
-        let text = std::fs::read_to_string(&path).expect("read");
+    let games = real_games()
+        .into_iter()
+        .filter(|(path, _)| path.parent().is_some_and(|d| d.ends_with(dir)))
+        .take(n);
+    for (path, text) in games {
         let response = app
             .send(
                 TestRequest::post()
