@@ -40,6 +40,17 @@ pub struct Settings {
     pub moderation: ModerationSettings,
     pub metrics: MetricsSettings,
     pub webhooks: WebhookSettings,
+    pub console: ConsoleSettings,
+}
+
+/// The admin console's sign-in sessions.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleSettings {
+    /// A session unused this long ends (1-1440).
+    pub session_idle_minutes: u32,
+    /// A session ends this long after sign-in, used or not (1-720).
+    pub session_lifetime_hours: u32,
 }
 
 /// How sanction events are delivered to subscribed game servers.
@@ -284,6 +295,18 @@ impl Settings {
         }
         if !(1..=100).contains(&hooks.max_attempts) {
             return Err(bad("webhooks.max_attempts", "must be between 1 and 100"));
+        }
+        if !(1..=1440).contains(&self.console.session_idle_minutes) {
+            return Err(bad(
+                "console.session_idle_minutes",
+                "must be between 1 and 1440",
+            ));
+        }
+        if !(1..=720).contains(&self.console.session_lifetime_hours) {
+            return Err(bad(
+                "console.session_lifetime_hours",
+                "must be between 1 and 720",
+            ));
         }
         if self.server.body_limit_bytes == 0 {
             return Err(bad("server.body_limit_bytes", "must be greater than 0"));

@@ -71,6 +71,7 @@ where
         .service(web::resource("/docs").route(web::get().to(docs_redirect)))
         // Before the /api/v1 scope, which would otherwise claim /api/v1/openapi.json.
         .service(SwaggerUi::new("/docs/{_:.*}").url(openapi::OPENAPI_PATH, openapi::document()))
+        .configure(console::configure)
         .configure(routes::configure)
         .configure(|cfg| metrics_endpoint::configure_on_api_listener(cfg, &metrics))
         .configure(extra)

@@ -59,6 +59,7 @@ pub mod chat_flags;
 pub mod claims;
 pub mod conduct;
 pub mod connection;
+pub mod console_sessions;
 pub mod decide;
 pub mod game_search;
 pub mod games;

@@ -382,6 +382,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    console_sessions (id) {
+        id -> BigInt,
+        session_hash -> Text,
+        token_id -> BigInt,
+        admin_name -> Text,
+        user_agent -> Text,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+        expires_at -> Timestamp,
+        ended_at -> Nullable<Timestamp>,
+        flash -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(console_sessions -> api_tokens (token_id));
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(game_pairs -> games (game_id));
 diesel::joinable!(chat_flags -> games (game_id));
@@ -407,6 +423,7 @@ diesel::joinable!(decisions -> cases (case_id));
 diesel::joinable!(appeals -> sanctions (sanction_id));
 diesel::joinable!(sanctions -> cases (case_id));
 diesel::allow_tables_to_appear_in_same_query!(
+    api_tokens,
     games,
     game_seats,
     game_chat,
@@ -436,5 +453,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_subscriptions,
     webhook_events,
     webhook_deliveries,
-    webhook_attempts
+    webhook_attempts,
+    console_sessions
 );
