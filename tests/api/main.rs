@@ -10,6 +10,8 @@ mod chat_flags;
 mod chat_window;
 mod conduct;
 mod config_startup;
+mod console;
+mod console_browser;
 mod errors;
 mod games;
 mod input_refusals;

@@ -203,6 +203,7 @@ pub async fn queue_page(
 
 #[derive(Debug, Deserialize)]
 pub struct ClaimForm {
+    #[serde(default)]
     csrf: String,
     back: Option<String>,
 }

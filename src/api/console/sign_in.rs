@@ -93,7 +93,9 @@ pub async fn sign_in_page(req: HttpRequest, query: web::Query<SignInQuery>) -> H
 
 #[derive(Debug, Deserialize)]
 pub struct SignInForm {
+    #[serde(default)]
     token: String,
+    #[serde(default)]
     csrf: String,
     next: Option<String>,
 }
@@ -205,6 +207,7 @@ pub async fn sign_in(
 
 #[derive(Debug, Deserialize)]
 pub struct CsrfForm {
+    #[serde(default)]
     pub csrf: String,
 }
 

@@ -1,0 +1,413 @@
+//! The admin console in a real browser: headless Chromium driven over WebDriver
+//! (`chromedriver`) runs the seed's story through the pages, checks the refusals a browser
+//! meets (a non-admin token, a forged form, an expired session), that every control is
+//! labelled and that the queue works from the keyboard alone, and saves screenshots under
+//! `target/console-screenshots/`.
+//!
+//! Without `chromedriver` and Chromium on the machine the test prints why and passes, unless
+//! `ARBITER_REQUIRE_BROWSER=1` (set by `.ci/run`), which makes a missing browser a failure.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arbiter::api::auth::tokens::TokenRole;
+use arbiter::store::schema::console_sessions;
+use diesel::prelude::*;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+use crate::console::{seed_case, ACCUSED, SUGGESTION};
+use crate::moderation::{case_of, modlog_kinds};
+use crate::support::LiveServer;
+
+/// A chromedriver process, killed when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn on_path(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|candidate| candidate.is_file())
+    })
+}
+
+/// chromedriver and the browser it drives, or why they cannot be used here.
+fn browser_tools() -> Result<(PathBuf, PathBuf), String> {
+    let driver = std::env::var_os("ARBITER_CHROMEDRIVER")
+        .map(PathBuf::from)
+        .or_else(|| on_path(&["chromedriver"]))
+        .ok_or("no chromedriver on PATH (Debian: apt-get install chromium chromium-driver)")?;
+    let browser = std::env::var_os("ARBITER_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| on_path(&["chromium", "chromium-browser", "google-chrome"]))
+        .ok_or("no chromium on PATH (Debian: apt-get install chromium chromium-driver)")?;
+    Ok((driver, browser))
+}
+
+fn start_driver(driver: &Path) -> Driver {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "chromedriver did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    }
+}
+
+async fn open_browser(driver: &Driver, browser: &Path) -> Client {
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": browser,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--window-size=1400,1100"],
+        }),
+    );
+    ClientBuilder::native()
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .expect("a WebDriver session")
+}
+
+fn screenshot_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/console-screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    dir
+}
+
+async fn save_screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.expect("screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    std::fs::write(screenshot_dir().join(format!("{name}.png")), png).expect("write screenshot");
+}
+
+/// The text of the element `css` selects, waiting for it: a key press that submits a form
+/// does not wait for the next page as a click does, so the element may be missing or stale
+/// for a moment.
+async fn text_of(client: &Client, css: &str) -> String {
+    let started = Instant::now();
+    loop {
+        let found = client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(css))
+            .await;
+        if let Ok(element) = found {
+            if let Ok(text) = element.text().await {
+                return text;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no {css} on the page"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn body_text(client: &Client) -> String {
+    text_of(client, "body").await
+}
+
+/// Waits until the browser shows the page at `path` (after a key press that navigates).
+async fn wait_for_path(client: &Client, path: &str) {
+    let started = Instant::now();
+    loop {
+        if client.current_url().await.expect("url").path() == path {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "never reached {path}"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn press(client: &Client, keys: &str) {
+    client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("body"))
+        .await
+        .expect("body")
+        .send_keys(keys)
+        .await
+        .expect("keys");
+}
+
+/// Every visible form control has an accessible name: a label, `aria-label`, or (buttons)
+/// its text. Returns the ones without.
+async fn unlabelled_controls(client: &Client) -> Vec<String> {
+    let found = client
+        .execute(
+            r#"
+            const missing = [];
+            for (const el of document.querySelectorAll('input, select, textarea, button, a[href]')) {
+              if (el.type === 'hidden') continue;
+              const named = (el.labels && el.labels.length > 0)
+                || (el.getAttribute('aria-label') || '').trim() !== ''
+                || (el.getAttribute('aria-labelledby') || '') !== ''
+                || ((el.tagName === 'BUTTON' || el.tagName === 'A') && el.textContent.trim() !== '');
+              if (!named) missing.push(el.outerHTML.slice(0, 120));
+            }
+            return missing;
+            "#,
+            vec![],
+        )
+        .await
+        .expect("script");
+    serde_json::from_value(found).unwrap_or_default()
+}
+
+async fn assert_labelled(client: &Client, page: &str) {
+    let missing = unlabelled_controls(client).await;
+    assert!(
+        missing.is_empty(),
+        "{page}: controls without a label: {missing:?}"
+    );
+}
+
+async fn sign_in(client: &Client, base: &str, token: &str) {
+    client.goto(&format!("{base}/admin/")).await.expect("goto");
+    let field = client
+        .find(Locator::Id("token"))
+        .await
+        .expect("token field");
+    field.send_keys(token).await.expect("type token");
+    client
+        .find(Locator::Css("form.sign-in button[type=submit]"))
+        .await
+        .expect("sign-in button")
+        .click()
+        .await
+        .expect("click");
+}
+
+#[actix_web::test]
+async fn an_admin_works_the_seed_story_in_a_real_browser() {
+    let (driver_path, browser_path) = match browser_tools() {
+        Ok(tools) => tools,
+        Err(why) => {
+            assert!(
+                std::env::var("ARBITER_REQUIRE_BROWSER").as_deref() != Ok("1"),
+                "ARBITER_REQUIRE_BROWSER=1 but {why}"
+            );
+            eprintln!("skipping the console's browser test: {why}");
+            return;
+        }
+    };
+    let server = LiveServer::start().await;
+    let app = &server.app;
+    let base = format!("http://{}", server.addr);
+    let case = seed_case(app).await;
+    let checked_case = case_of(app, ACCUSED, "rule_violating_chat")
+        .expect("case")
+        .0;
+    let admin = app.token(TokenRole::Admin, "mod_anna");
+    let game_server = app.token(TokenRole::Server, "eu-1");
+    let driver = start_driver(&driver_path);
+    let client = open_browser(&driver, &browser_path).await;
+
+    // A game server's token does not open the console.
+    sign_in(&client, &base, &game_server).await;
+    let refused = body_text(&client).await;
+    assert!(
+        refused.contains("only admin tokens sign in here"),
+        "{refused}"
+    );
+
+    // Sign in; the queue lists both cases.
+    sign_in(&client, &base, &admin).await;
+    wait_for_path(&client, "/admin/").await;
+    let queue = body_text(&client).await;
+    assert!(queue.contains("Signed in as mod_anna"), "{queue}");
+    assert!(
+        queue.contains(&format!("Case {case}")) && queue.contains(&format!("Case {checked_case}"))
+    );
+    assert_labelled(&client, "queue").await;
+    save_screenshot(&client, "queue").await;
+
+    // Filter to offensive chat, then keyboard alone: j selects the first row, c claims it,
+    // o opens it.
+    client
+        .find(Locator::Id("reason"))
+        .await
+        .expect("reason filter")
+        .select_by_value("offensive_chat")
+        .await
+        .expect("select");
+    client
+        .find(Locator::Css("form.filters button[type=submit]"))
+        .await
+        .expect("filter button")
+        .click()
+        .await
+        .expect("filter");
+    press(&client, "j").await;
+    let selected = text_of(&client, "tr.selected td:first-child").await;
+    assert_eq!(selected, format!("Case {case}"));
+    press(&client, "c").await;
+    let claimed = text_of(&client, "p.flash").await;
+    assert!(
+        claimed.contains(&format!("You hold case {case} until")),
+        "{claimed}"
+    );
+    press(&client, "j").await;
+    press(&client, "o").await;
+    wait_for_path(&client, &format!("/admin/cases/{case}")).await;
+
+    // The case page: the flagged line in its chat, the ladder's suggestion, the form.
+    let page = body_text(&client).await;
+    assert!(page.contains("learn to play noob"), "{page}");
+    assert!(page.contains("The ladder suggests"), "{page}");
+    assert_labelled(&client, "case").await;
+    save_screenshot(&client, "case").await;
+
+    // Decide a 24-hour chat ban with the preset.
+    client
+        .find(Locator::Id("decision-sanction"))
+        .await
+        .expect("sanction radio")
+        .click()
+        .await
+        .expect("click");
+    for (id, value) in [
+        ("sanction_kind", "chat_ban"),
+        ("length", "1440"),
+        ("ground", "harassment"),
+        ("preset", "offensive_chat_ban"),
+    ] {
+        client
+            .find(Locator::Id(id))
+            .await
+            .expect(id)
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("{id}={value}: {e}"));
+    }
+    client
+        .find(Locator::Css("form.stacked button.primary"))
+        .await
+        .expect("decide button")
+        .click()
+        .await
+        .expect("decide");
+    let decided = text_of(&client, "p.flash").await;
+    assert!(
+        decided.contains(&format!("Case {case} is decided: chat ban until")),
+        "{decided}"
+    );
+    assert!(modlog_kinds(app).iter().any(|k| k == "decision"));
+    let standing = app
+        .get(
+            &format!("/api/v1/players/{ACCUSED}/standing"),
+            Some(&game_server),
+        )
+        .await;
+    assert_eq!(standing.json()["may_chat"], false);
+
+    // The position-checked line's case draws the board with the suggested move.
+    client
+        .goto(&format!("{base}/admin/cases/{checked_case}"))
+        .await
+        .expect("goto");
+    assert!(body_text(&client).await.contains(SUGGESTION));
+    let arrow_title = client
+        .execute(
+            "return document.querySelector('figure.board-figure svg line.arrow title').textContent",
+            vec![],
+        )
+        .await
+        .expect("the suggested move's arrow");
+    assert_eq!(arrow_title, "a4 to b4");
+    client
+        .execute(
+            "document.querySelector('figure.board-figure').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .expect("scroll");
+    save_screenshot(&client, "case-board").await;
+
+    // A form whose CSRF token was tampered with is refused with a sentence.
+    client
+        .execute(
+            "document.querySelector('form[action$=\"/claim\"] input[name=csrf]').value = 'forged'",
+            vec![],
+        )
+        .await
+        .expect("tamper");
+    client
+        .find(Locator::Css("form[action$='/claim'] button"))
+        .await
+        .expect("claim button")
+        .click()
+        .await
+        .expect("click");
+    let forged = body_text(&client).await;
+    assert!(forged.contains("Reload the page and try again"), "{forged}");
+
+    // Sign out, sign in again, then let the session expire.
+    client
+        .goto(&format!("{base}/admin/sessions"))
+        .await
+        .expect("goto");
+    assert_labelled(&client, "sessions").await;
+    client
+        .find(Locator::Css("form.sign-out button"))
+        .await
+        .expect("sign-out button")
+        .click()
+        .await
+        .expect("sign out");
+    assert!(body_text(&client).await.contains("You are signed out."));
+    sign_in(&client, &base, &admin).await;
+    wait_for_path(&client, "/admin/").await;
+    {
+        let mut conn = app.state.pool.get().expect("connection");
+        diesel::update(console_sessions::table)
+            .set(console_sessions::expires_at.eq(arbiter::store::now()))
+            .execute(&mut *conn)
+            .expect("expire");
+    }
+    client.goto(&format!("{base}/admin/")).await.expect("goto");
+    let expired = body_text(&client).await;
+    assert!(
+        expired.contains("Your session expired. Sign in again."),
+        "{expired}"
+    );
+
+    client.close().await.expect("close the browser");
+    server.stop().await;
+}
