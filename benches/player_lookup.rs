@@ -15,7 +15,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
 
+#[path = "support/archive_fill.rs"]
+mod archive_fill;
+
 use std::time::{Duration, Instant};
+
+use archive_fill::HEAVY_GAMES;
 
 use arbiter::config::Settings;
 use arbiter::store::archive_pairs;
@@ -24,107 +29,12 @@ use arbiter::store::game_search::{self, GameFilter};
 use arbiter::store::{self, migrations, DbConnection};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
-use diesel_migrations::MigrationHarness;
 
 const READS: usize = 200;
 /// A page as the routes fetch it (50 and one to know whether more follow).
 const PAGE: i64 = 51;
-const HEAVY_GAMES: i64 = 100_000;
-/// The first migration that reads the archive's rows to backfill: rows are generated before it.
-const FIRST_BACKFILL: &str = "20260501000000";
 /// Made by this bench in the PostgreSQL database, so that it only ever empties its own.
 const MARKER: &str = "arbiter_bench_player_lookup";
-
-/// The player at seat `s` of game `i` (SQL over `i`, `s`): `heavy` in one game of every
-/// `step`, `partner` in a fifth of those, `rare` in one of every 3,333, and otherwise one of
-/// `pool` players.
-fn player_sql(step: i64, pool: i64) -> String {
-    format!(
-        "CASE \
-           WHEN i % {step} = 0 AND s = i % 4 THEN 'heavy' \
-           WHEN i % {step} = 0 AND (i / {step}) % 5 = 0 AND s = (i + 1) % 4 THEN 'partner' \
-           WHEN i % {step} = 0 AND (i / {step}) % 3333 = 0 AND s = (i + 2) % 4 THEN 'rare' \
-           ELSE 'p' || ((i * 7 + s * 104729) % {pool}) \
-         END"
-    )
-}
-
-const VARIANT_SQL: &str = "CASE i % 3 WHEN 0 THEN 'FFA' WHEN 1 THEN 'Teams' ELSE 'Solo' END";
-
-fn fill(conn: &mut DbConnection, n: i64) -> anyhow::Result<()> {
-    let step = n / HEAVY_GAMES;
-    let player = player_sql(step, (n / 4).max(100));
-    let sql = match conn {
-        DbConnection::Sqlite(_) => format!(
-            "BEGIN;
-             CREATE TEMP TABLE seq AS WITH RECURSIVE n(i) AS
-                 (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n}) SELECT i FROM n;
-             CREATE TEMP TABLE seat_numbers AS
-                 SELECT 0 AS s UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3;
-             INSERT INTO games (id, site_game_id, content_hash, variant, rule_variants,
-                                time_control, start_setup, termination, termination_text,
-                                result_tag, played_at, plies, aborted, aborted_seat, pgn4,
-                                created_at)
-                 SELECT i, CAST(100000000 + i AS TEXT), 'h', {VARIANT_SQL}, '', '1+15D', '',
-                        'checkmate', '', '*',
-                        strftime('%Y-%m-%d %H:%M:%f', '2025-01-01', '+' || (i * 20) || ' seconds'),
-                        100, i % 50 = 0, CASE WHEN i % 50 = 0 THEN i % 4 END, '',
-                        strftime('%Y-%m-%d %H:%M:%f', '2025-01-01', '+' || (i * 20) || ' seconds')
-                 FROM seq;
-             INSERT INTO game_seats (game_id, seat, player, points, placement, moves_made,
-                                     points_from_red, points_from_blue, points_from_yellow,
-                                     points_from_green)
-                 SELECT i, s, {player}, 0, 1 + (i + s) % 4, 25, 0, 0, 0, 0
-                 FROM seq CROSS JOIN seat_numbers ORDER BY i, s;
-             DROP TABLE seq;
-             DROP TABLE seat_numbers;
-             COMMIT;"
-        ),
-        DbConnection::Postgres(_) => format!(
-            "BEGIN;
-             INSERT INTO games (id, site_game_id, content_hash, variant, rule_variants,
-                                time_control, start_setup, termination, termination_text,
-                                result_tag, played_at, plies, aborted, aborted_seat, pgn4,
-                                created_at)
-                 SELECT i, (100000000 + i)::text, 'h', {VARIANT_SQL}, '', '1+15D', '',
-                        'checkmate', '', '*',
-                        TIMESTAMP '2025-01-01' + make_interval(secs => i * 20),
-                        100, i % 50 = 0, CASE WHEN i % 50 = 0 THEN (i % 4)::smallint END, '',
-                        TIMESTAMP '2025-01-01' + make_interval(secs => i * 20)
-                 FROM generate_series(1, {n}::bigint) AS i;
-             INSERT INTO game_seats (game_id, seat, player, points, placement, moves_made,
-                                     points_from_red, points_from_blue, points_from_yellow,
-                                     points_from_green)
-                 SELECT i, s, {player}, 0, 1 + (i + s) % 4, 25, 0, 0, 0, 0
-                 FROM generate_series(1, {n}::bigint) AS i
-                 CROSS JOIN generate_series(0, 3) AS s ORDER BY i, s;
-             SELECT setval('games_id_seq', {n});
-             COMMIT;"
-        ),
-    };
-    conn.batch_execute(&sql)?;
-    Ok(())
-}
-
-/// Applies the migrations before the first backfill.
-fn migrate_schema(conn: &mut DbConnection) -> anyhow::Result<()> {
-    loop {
-        let pending = migrations::pending(conn).map_err(|e| anyhow::anyhow!("{e}"))?;
-        match pending.first() {
-            Some(next) if next.as_str() < FIRST_BACKFILL => {}
-            _ => return Ok(()),
-        }
-        match conn {
-            DbConnection::Sqlite(c) => c
-                .run_next_migration(migrations::SQLITE_MIGRATIONS)
-                .map(|_| ()),
-            DbConnection::Postgres(c) => c
-                .run_next_migration(migrations::POSTGRES_MIGRATIONS)
-                .map(|_| ()),
-        }
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    }
-}
 
 /// Empties the PostgreSQL database, if it is empty already or this bench's own.
 fn empty_postgres(conn: &mut DbConnection) -> anyhow::Result<()> {
@@ -257,8 +167,8 @@ fn bench(url: &str, n: i64) -> anyhow::Result<()> {
         DbConnection::Sqlite(_) => "SQLite",
         DbConnection::Postgres(_) => "PostgreSQL",
     };
-    migrate_schema(&mut conn)?;
-    let (filled, result) = timed(|| fill(&mut conn, n));
+    archive_fill::migrate_before_backfill(&mut conn)?;
+    let (filled, result) = timed(|| archive_fill::fill_games(&mut conn, n));
     result?;
     let (upgraded, result) = timed(|| migrations::run_pending(&mut conn));
     result.map_err(|e| anyhow::anyhow!("{e}"))?;

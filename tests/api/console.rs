@@ -51,9 +51,9 @@ pub(crate) async fn seed_case(app: &TestApp) -> i64 {
 }
 
 /// A browser's cookie jar over the in-process app.
-struct Browser<'a> {
+pub(crate) struct Browser<'a> {
     app: &'a TestApp,
-    cookies: BTreeMap<String, String>,
+    pub(crate) cookies: BTreeMap<String, String>,
 }
 
 fn set_cookies(response: &TestResponse) -> Vec<String> {
@@ -72,14 +72,14 @@ pub(crate) fn input_value(html: &str, name: &str) -> Option<String> {
 }
 
 impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Browser<'a> {
+    pub(crate) fn new(app: &'a TestApp) -> Browser<'a> {
         Browser {
             app,
             cookies: BTreeMap::new(),
         }
     }
 
-    async fn send(&mut self, request: TestRequest) -> TestResponse {
+    pub(crate) async fn send(&mut self, request: TestRequest) -> TestResponse {
         let mut request = request;
         if !self.cookies.is_empty() {
             let header: Vec<String> = self
@@ -102,17 +102,17 @@ impl<'a> Browser<'a> {
         response
     }
 
-    async fn get(&mut self, path: &str) -> TestResponse {
+    pub(crate) async fn get(&mut self, path: &str) -> TestResponse {
         self.send(TestRequest::get().uri(path)).await
     }
 
-    async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> TestResponse {
+    pub(crate) async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> TestResponse {
         self.send(TestRequest::post().uri(path).set_form(fields))
             .await
     }
 
     /// Signs in with `token`; returns the response to the form.
-    async fn sign_in(&mut self, token: &str) -> TestResponse {
+    pub(crate) async fn sign_in(&mut self, token: &str) -> TestResponse {
         let form = self.get("/admin/sign-in").await;
         assert_eq!(form.status, 200);
         let csrf = input_value(&form.text(), "csrf").expect("the sign-in form's csrf");
@@ -124,7 +124,7 @@ impl<'a> Browser<'a> {
     }
 
     /// The CSRF token of the forms on `path`.
-    async fn csrf(&mut self, path: &str) -> String {
+    pub(crate) async fn csrf(&mut self, path: &str) -> String {
         let page = self.get(path).await;
         assert_eq!(page.status, 200, "{}", page.text());
         input_value(&page.text(), "csrf").expect("a form with csrf")

@@ -154,16 +154,26 @@ async fn wait_for_path(client: &Client, path: &str) {
     }
 }
 
+/// Sends `keys` to the page, retrying while a navigation replaces it.
 async fn press(client: &Client, keys: &str) {
-    client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css("body"))
-        .await
-        .expect("body")
-        .send_keys(keys)
-        .await
-        .expect("keys");
+    let started = Instant::now();
+    loop {
+        let found = client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css("body"))
+            .await;
+        if let Ok(body) = found {
+            if body.send_keys(keys).await.is_ok() {
+                return;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "could not press {keys:?}"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Every visible form control has an accessible name: a label, `aria-label`, or (buttons)
@@ -336,6 +346,57 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
         )
         .await;
     assert_eq!(standing.json()["may_chat"], false);
+
+    // The player's page shows the ban in force; the log shows the decision.
+    client
+        .find(Locator::LinkText(ACCUSED))
+        .await
+        .expect("the accused's link")
+        .click()
+        .await
+        .expect("open the player");
+    wait_for_path(&client, &format!("/admin/players/{ACCUSED}")).await;
+    let player = text_of(&client, "#sanctions + article").await;
+    assert!(player.contains("chat ban"), "{player}");
+    assert_labelled(&client, "player").await;
+    save_screenshot(&client, "player").await;
+    client
+        .goto(&format!("{base}/admin/log?player={ACCUSED}"))
+        .await
+        .expect("goto");
+    let log = body_text(&client).await;
+    assert!(
+        log.contains("decision") && log.contains("mod_anna"),
+        "{log}"
+    );
+    assert_labelled(&client, "log").await;
+
+    // The game viewer steps with the arrow keys.
+    let game = app
+        .get("/api/v1/games/by-number/104071136", Some(&admin))
+        .await
+        .json();
+    let game_id = game["id"]
+        .as_i64()
+        .or_else(|| game["summary"]["id"].as_i64())
+        .unwrap_or_else(|| panic!("no game id in {game}"));
+    client
+        .goto(&format!("{base}/admin/games/{game_id}?ply=12"))
+        .await
+        .expect("goto");
+    press(&client, "\u{E014}").await;
+    let started = Instant::now();
+    while client.current_url().await.expect("url").query() != Some("ply=13") {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the arrow key did not step"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    let stepped = text_of(&client, "#board").await;
+    assert!(stepped.starts_with("Ply 13 of"), "{stepped}");
+    assert_labelled(&client, "game").await;
+    save_screenshot(&client, "game").await;
 
     // The position-checked line's case draws the board with the suggested move.
     client

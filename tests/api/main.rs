@@ -12,6 +12,7 @@ mod conduct;
 mod config_startup;
 mod console;
 mod console_browser;
+mod console_pages;
 mod errors;
 mod games;
 mod input_refusals;

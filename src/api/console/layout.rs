@@ -24,9 +24,15 @@ pub enum Section {
     Sessions,
 }
 
-/// The sections built so far; the others join as their pages land.
-const SECTIONS: [(Section, &str, &str); 2] = [
+const SECTIONS: [(Section, &str, &str); 9] = [
     (Section::Queue, "/admin/", "Queue"),
+    (Section::Appeals, "/admin/appeals", "Appeals"),
+    (Section::Sanctions, "/admin/sanctions", "Sanctions"),
+    (Section::Players, "/admin/players", "Players"),
+    (Section::Games, "/admin/games", "Games"),
+    (Section::Log, "/admin/log", "Log"),
+    (Section::Webhooks, "/admin/webhooks", "Webhooks"),
+    (Section::Tokens, "/admin/tokens", "Tokens"),
     (Section::Sessions, "/admin/sessions", "Sessions"),
 ];
 

@@ -8,13 +8,19 @@
 pub mod assets;
 pub mod board_svg;
 pub mod case_page;
+pub mod game_page;
 pub mod layout;
+pub mod log_page;
 pub mod page_error;
+pub mod player_page;
 pub mod position_picture;
 pub mod queue_page;
+pub mod sanctions_page;
 pub mod session;
 pub mod sign_in;
 pub mod text;
+pub mod tokens_page;
+pub mod webhooks_page;
 
 use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
@@ -78,6 +84,39 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/cases/{id}/decision", web::post().to(case_page::decide))
             .route("/cases/{id}/claim", web::post().to(queue_page::claim))
             .route("/cases/{id}/release", web::post().to(queue_page::release))
+            .route("/games", web::get().to(game_page::games_page))
+            .route("/games/{id}", web::get().to(game_page::game_page))
+            .route("/games/{id}/pgn4", web::get().to(game_page::download_pgn4))
+            .route("/players", web::get().to(player_page::search_page))
+            .route("/players/{name}", web::get().to(player_page::player_page))
+            .route(
+                "/players/{name}/notes",
+                web::post().to(player_page::add_note),
+            )
+            .route(
+                "/players/{name}/cases",
+                web::post().to(player_page::open_case),
+            )
+            .route("/sanctions", web::get().to(sanctions_page::sanctions_page))
+            .route(
+                "/sanctions/{id}/change",
+                web::post().to(sanctions_page::change),
+            )
+            .route("/appeals", web::get().to(sanctions_page::appeals_page))
+            .route(
+                "/appeals/{id}/decision",
+                web::post().to(sanctions_page::decide_appeal),
+            )
+            .route("/log", web::get().to(log_page::log_page))
+            .route("/webhooks", web::get().to(webhooks_page::webhooks_page))
+            .route("/webhooks", web::post().to(webhooks_page::subscribe))
+            .route(
+                "/webhooks/{id}/revoke",
+                web::post().to(webhooks_page::revoke),
+            )
+            .route("/tokens", web::get().to(tokens_page::tokens_page))
+            .route("/tokens", web::post().to(tokens_page::create))
+            .route("/tokens/{id}/revoke", web::post().to(tokens_page::revoke))
             .default_service(web::to(no_such_page)),
     );
 }

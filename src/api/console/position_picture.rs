@@ -42,6 +42,19 @@ pub fn position_svg(replay: &Replay, ply: u32, finding: Option<&str>, title: &st
     board_svg(position, &marks, title)
 }
 
+/// The SVG of the position after `plies` plies, the last move played marked.
+pub fn after_plies_svg(replay: &Replay, plies: usize, title: &str) -> Option<String> {
+    let position = replay.position_at(plies)?;
+    let last = plies
+        .checked_sub(1)
+        .and_then(|index| replay.plies.get(index))
+        .and_then(|ply| ply.played);
+    let marks = BoardMarks {
+        arrow: last.map(|mv| (mv.from, mv.to)),
+    };
+    Some(board_svg(position, &marks, title))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

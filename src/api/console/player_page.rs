@@ -1,0 +1,396 @@
+//! Players: search by name, and one player's page with standing, games, flags, conduct,
+//! cases, sanctions in force (shorten or lift), notes (add), and "open a case".
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::layout::{page, see_other, Section};
+use super::page_error::ConsoleError;
+use super::sanctions_page::sanction_row;
+use super::session::{ConsoleAdmin, Flash};
+use super::text::{spoken, url_encoded, when, wire_name};
+use crate::api::auth::{AnyCaller, Credentials};
+use crate::api::error::ApiError;
+use crate::api::json::ApiJson;
+use crate::api::pagination::PageQuery;
+use crate::api::routes::admin_entries::{self, AdminEntryBody};
+use crate::api::routes::admin_queue::{self, CaseListQuery};
+use crate::api::routes::games::{self as game_routes, GameListQuery};
+use crate::api::routes::notes::{self, NewNote};
+use crate::api::routes::player_search::{self, PlayerSearchQuery};
+use crate::api::routes::sanctions::{self, SanctionListQuery};
+use crate::api::routes::{conduct, flags, players, standing};
+use crate::api::state::AppState;
+use crate::moderation::ReportReason;
+
+/// Rows shown per list on a player's page (the API pages further).
+const LISTED: u32 = 20;
+
+fn first_page() -> web::Query<PageQuery> {
+    web::Query(PageQuery {
+        limit: Some(LISTED),
+        cursor: None,
+    })
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct SearchQuery {
+    #[serde(default)]
+    prefix: String,
+    cursor: Option<String>,
+}
+
+/// `GET /admin/players?prefix=`.
+pub async fn search_page(
+    admin: ConsoleAdmin,
+    state: web::Data<AppState>,
+    query: web::Query<SearchQuery>,
+) -> Result<HttpResponse, ConsoleError> {
+    let query = query.into_inner();
+    let found = if query.prefix.trim().is_empty() {
+        None
+    } else {
+        let api_query = PlayerSearchQuery {
+            prefix: Some(query.prefix.trim().to_string()),
+            limit: Some(50),
+            cursor: query.cursor.clone(),
+        };
+        Some(
+            player_search::search_players(
+                admin.caller.clone(),
+                state.clone(),
+                web::Query(api_query),
+            )
+            .await?
+            .0,
+        )
+    };
+    let body = html! {
+        form.filters method="get" action="/admin/players" role="search" aria-label="Find players" {
+            label for="prefix" { "Name starts with" }
+            input #prefix type="text" name="prefix" value=(query.prefix) autocomplete="off" autofocus;
+            button type="submit" { "Find" }
+        }
+        @if let Some(found) = &found {
+            @if found.items.is_empty() { p.empty { "No player's name starts with that." } }
+            @else {
+                table {
+                    thead { tr { th { "Player" } th { "Games" } th { "Open cases" } th { "Sanctions in force" } } }
+                    tbody { @for player in &found.items {
+                        tr {
+                            td { a href={ "/admin/players/" (url_encoded(&player.name)) } { (player.name) } }
+                            td.num { (player.games) } td.num { (player.open_cases) }
+                            td { @for s in &player.sanctions_in_force { span.pill { (spoken(&s.kind)) } " " } }
+                        }
+                    } }
+                }
+                @if let Some(cursor) = &found.next_cursor {
+                    p { a rel="next" href={ "/admin/players?prefix=" (url_encoded(&query.prefix)) "&cursor=" (url_encoded(cursor)) } { "Next page" } }
+                }
+            }
+        }
+    };
+    Ok(page(&admin, Section::Players, "Players", body))
+}
+
+fn allowed(yes: bool, until: Option<chrono::DateTime<chrono::Utc>>) -> Markup {
+    html! {
+        @if yes { "yes" } @else { strong { "no" } @if let Some(until) = until { " until " (when(until)) } @else { ", permanently" } }
+    }
+}
+
+/// The conduct record's signals, read from the API's answer.
+fn conduct_panel(conduct: &Value) -> Markup {
+    let recent = &conduct["recent_games"]["counts"];
+    let signals = conduct["signals"].as_array().cloned().unwrap_or_default();
+    html! {
+        @if conduct.is_null() { p.empty { "No game of theirs is recorded." } }
+        @else {
+            p { "Recent " (recent["games"]) " games: " (recent["completed"]) " completed, " (recent["resigned"]) " resigned, "
+                (recent["timed_out"]) " timed out, " (recent["aborted"]) " aborted, " (recent["disconnects"]) " disconnects." }
+            @if signals.is_empty() { p.empty { "No signal." } }
+            ul { @for signal in &signals {
+                li { strong { (spoken(signal["kind"].as_str().unwrap_or_default())) } ": " (signal["explanation"].as_str().unwrap_or_default())
+                    @if let Some(games) = signal["supporting_games"].as_array() { @if !games.is_empty() { br; "Games: "
+                        @for (i, g) in games.iter().enumerate() { @if i > 0 { ", " } (g) } } }
+                }
+            } }
+        }
+    }
+}
+
+/// `GET /admin/players/{name}`.
+pub async fn player_page(
+    admin: ConsoleAdmin,
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ConsoleError> {
+    let name = name.into_inner();
+    let caller = admin.caller.clone();
+    let any = || AnyCaller::Admin(caller.clone());
+    let path = || web::Path::from(name.clone());
+    let standing = standing::player_standing(Credentials::Known(any()), state.clone(), path())
+        .await?
+        .0;
+    let summary = players::player_summary(any(), state.clone(), path())
+        .await?
+        .0;
+    // No conduct record yet is no error here: the panel says so.
+    let conduct = match conduct::player_conduct(any(), state.clone(), path()).await {
+        Ok(found) => found.0.conduct,
+        Err(ApiError::NotFound { .. }) => Value::Null,
+        Err(error) => return Err(error.into()),
+    };
+    let games = game_routes::list_games(
+        caller.clone(),
+        state.clone(),
+        first_page(),
+        web::Query(GameListQuery {
+            player: Some(name.clone()),
+            with: None,
+            variant: None,
+            termination: None,
+            aborted: None,
+            from: None,
+            to: None,
+        }),
+    )
+    .await?
+    .0;
+    let flagged = flags::player_flags(caller.clone(), state.clone(), path(), first_page())
+        .await?
+        .0;
+    let cases = admin_queue::list_cases(
+        caller.clone(),
+        state.clone(),
+        web::Query(CaseListQuery {
+            status: Some("all".into()),
+            accused: Some(name.clone()),
+            limit: Some(LISTED),
+            ..CaseListQuery::default()
+        }),
+    )
+    .await?
+    .0;
+    let in_force = sanctions::list_sanctions(
+        caller.clone(),
+        state.clone(),
+        web::Query(SanctionListQuery {
+            player: Some(name.clone()),
+            kind: None,
+            status: Some("in_force".into()),
+            ending_before: None,
+        }),
+        first_page(),
+    )
+    .await?
+    .0;
+    let noted = notes::list_notes(caller.clone(), state.clone(), path(), first_page())
+        .await?
+        .0;
+    let back = req.uri().path().to_string();
+    let encoded = url_encoded(&name);
+    let body = html! {
+        div.cols {
+            section.panel aria-labelledby="standing" {
+                h2 #standing { "Standing now" }
+                dl.facts {
+                    dt { "May chat" } dd { (allowed(standing.may_chat, standing.chat_until)) }
+                    dt { "May play" } dd { (allowed(standing.may_play, standing.play_until)) }
+                    dt { "May report" } dd { (allowed(standing.may_report, standing.report_until)) }
+                    dt { "Club" } dd { @if standing.club_banned { strong { "banned" } @if let Some(u) = standing.club_until { " until " (when(u)) } } @else { "member" } }
+                }
+            }
+            section.panel aria-labelledby="summary" {
+                h2 #summary { "Games" }
+                p { (summary.games) @if summary.games == 1 { " game" } @else { " games" } "; placed 1st " (summary.placements.first) ", 2nd " (summary.placements.second) ", 3rd " (summary.placements.third) ", 4th " (summary.placements.fourth) "; " (summary.aborted) " aborted." }
+                p { @for v in &summary.by_variant { span.pill { (v.variant) ": " (v.games) } " " } }
+            }
+        }
+        section.panel aria-labelledby="sanctions" {
+            h2 #sanctions { "Sanctions in force" }
+            @if in_force.items.is_empty() { p.empty { "None." } }
+            @for listing in &in_force.items { (sanction_row(&admin, listing, &back)) }
+        }
+        div.cols {
+            section.panel aria-labelledby="cases" {
+                h2 #cases { "Cases" }
+                @if cases.items.is_empty() { p.empty { "None." } }
+                ul { @for case in &cases.items {
+                    li { a href={ "/admin/cases/" (case.id) } { "Case " (case.id) } ": " (spoken(&case.reason)) ", " (case.status) ", opened " (when(case.opened_at)) }
+                } }
+                h3 { "Open a case" }
+                form.stacked method="post" action={ "/admin/players/" (encoded) "/cases" } {
+                    input type="hidden" name="csrf" value=(admin.csrf);
+                    label for="case-reason" { "Reason" }
+                    select #case-reason name="reason" {
+                        @for reason in ReportReason::ALL { @let w = wire_name(&reason); option value=(w) { (spoken(&w)) } }
+                    }
+                    label for="case-games" { "Game numbers (comma-separated)" }
+                    input #case-games type="text" name="games" inputmode="numeric";
+                    label for="case-note" { "What you saw" }
+                    textarea #case-note name="note" required {}
+                    button type="submit" { "Open the case" }
+                }
+            }
+            section.panel aria-labelledby="notes" {
+                h2 #notes { "Notes" }
+                @if noted.items.is_empty() { p.empty { "None." } }
+                ul { @for note in &noted.items { li { (note.text) " — " (note.author) ", " (when(note.created_at)) @if let Some(c) = note.case_id { " (case " (c) ")" } } } }
+                form.stacked method="post" action={ "/admin/players/" (encoded) "/notes" } {
+                    input type="hidden" name="csrf" value=(admin.csrf);
+                    label for="note-text" { "Add a note (admins only see it)" }
+                    textarea #note-text name="text" required {}
+                    button type="submit" { "Add the note" }
+                }
+            }
+        }
+        section.panel aria-labelledby="conduct" {
+            h2 #conduct { "Conduct record" }
+            (conduct_panel(&conduct))
+        }
+        div.cols {
+            section.panel aria-labelledby="recent" {
+                h2 #recent { "Recent games" }
+                ul { @for g in &games.items {
+                    li { a href={ "/admin/games/" (g.id) } { "Game " (g.site_game_id) } ", " (g.variant) ", " (when(g.played_at)) }
+                } }
+            }
+            section.panel aria-labelledby="flags" {
+                h2 #flags { "Flagged chat" }
+                @if flagged.items.is_empty() { p.empty { "None." } }
+                ul { @for f in &flagged.items {
+                    li { span.pill { (f.severity) } " " strong { (spoken(&f.category)) } " in "
+                        a href={ "/admin/games/" (f.game_id) "?ply=" (f.ply) } { "game " (f.game_id) ", ply " (f.ply) }
+                        ": “" (f.text) "” — " (f.explanation) }
+                } }
+            }
+        }
+    };
+    Ok(page(
+        &admin,
+        Section::Players,
+        &format!("Player {name}"),
+        body,
+    ))
+}
+
+fn numbers(field: &str, text: &str) -> Result<Vec<i64>, ConsoleError> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<i64>().map_err(|_| {
+                ConsoleError::BadForm(format!("\"{p}\" in {field} is not a game number."))
+            })
+        })
+        .collect()
+}
+
+fn no_nul(text: &str) -> Result<&str, ConsoleError> {
+    if text.contains('\0') {
+        Err(ConsoleError::BadForm(
+            "The text holds a NUL character.".into(),
+        ))
+    } else {
+        Ok(text)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct NoteForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// `POST /admin/players/{name}/notes`.
+pub async fn add_note(
+    req: HttpRequest,
+    admin: ConsoleAdmin,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    form: web::Form<NoteForm>,
+) -> Result<HttpResponse, ConsoleError> {
+    admin.check_form(&req, &form.csrf)?;
+    let name = name.into_inner();
+    let body = NewNote {
+        text: no_nul(&form.text)?.to_string(),
+        case_id: None,
+    };
+    let flash = match notes::add_note(
+        admin.caller.clone(),
+        state.clone(),
+        web::Path::from(name.clone()),
+        ApiJson(body),
+    )
+    .await
+    {
+        Ok(_) => Flash::Done(format!("Your note on {name} is saved.")),
+        Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
+    };
+    admin.leave_flash(&state, flash).await?;
+    Ok(see_other(&format!("/admin/players/{}", url_encoded(&name))))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct OpenCaseForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    games: String,
+    #[serde(default)]
+    note: String,
+}
+
+/// `POST /admin/players/{name}/cases`: an admin's own entry, as `POST /api/v1/admin/cases`.
+pub async fn open_case(
+    req: HttpRequest,
+    admin: ConsoleAdmin,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    form: web::Form<OpenCaseForm>,
+) -> Result<HttpResponse, ConsoleError> {
+    admin.check_form(&req, &form.csrf)?;
+    let name = name.into_inner();
+    let reason: ReportReason = serde_json::from_value(Value::String(form.reason.clone()))
+        .map_err(|_| ConsoleError::BadForm("Choose a reason from the list.".into()))?;
+    let body = AdminEntryBody {
+        accused: name.clone(),
+        reason,
+        games: numbers("the games", &form.games)?,
+        note: no_nul(&form.note)?.to_string(),
+    };
+    let opened = admin_entries::open_case(admin.caller.clone(), state.clone(), ApiJson(body)).await;
+    let (flash, location) = match opened {
+        Ok(response) => {
+            let bytes = actix_web::body::to_bytes(response.into_body())
+                .await
+                .unwrap_or_default();
+            let case_id = serde_json::from_slice::<Value>(&bytes)
+                .ok()
+                .and_then(|v| v["case_id"].as_i64());
+            match case_id {
+                Some(id) => (
+                    Flash::Done(format!("Your entry is on case {id}.")),
+                    format!("/admin/cases/{id}"),
+                ),
+                None => (
+                    Flash::Done("Your entry is filed.".into()),
+                    format!("/admin/players/{}", url_encoded(&name)),
+                ),
+            }
+        }
+        Err(error) => (
+            Flash::Refused(ConsoleError::from(error).sentence()),
+            format!("/admin/players/{}", url_encoded(&name)),
+        ),
+    };
+    admin.leave_flash(&state, flash).await?;
+    Ok(see_other(&location))
+}
