@@ -125,6 +125,28 @@ fn main() -> anyhow::Result<()> {
             let filed = call_service(&app, post_json("/api/v1/reports", &player, &body)).await;
             assert_eq!(filed.status(), 201);
         }
+        // A self-partnering case between two heavy players of the bulk archive: the pair panel
+        // reads their shared games and fingerprints. Game `5 x step` seats both (archive_fill).
+        let pair_game = games / archive_fill::HEAVY_GAMES * 5;
+        let reporter: Option<String> = {
+            let mut conn = state.pool.get()?;
+            use diesel::prelude::*;
+            use arbiter::store::schema::game_seats;
+            game_seats::table
+                .filter(game_seats::game_id.eq(pair_game))
+                .filter(game_seats::player.ne_all(["heavy", "partner"]))
+                .select(game_seats::player)
+                .first(&mut *conn)
+                .optional()?
+        };
+        let now = chrono::Utc::now().timestamp();
+        let reporter_token = sign(SECRET, &PlayerClaims { sub: reporter.unwrap_or_default(), exp: now + 600, iat: Some(now), nbf: None })?;
+        let body = json!({ "accused": ["heavy", "partner"], "reason": "self_partnering", "game": 100_000_000 + pair_game });
+        let filed = call_service(&app, post_json("/api/v1/reports", &reporter_token, &body)).await;
+        let pair_case_filed = filed.status() == 201;
+        if !pair_case_filed {
+            println!("(no pair case: {})", String::from_utf8_lossy(&read_body(filed).await));
+        }
         let listed = call_service(
             &app,
             TestRequest::get()
@@ -156,12 +178,27 @@ fn main() -> anyhow::Result<()> {
         let session = cookie_of(signed_in.headers(), "arbiter_session").expect("signed in");
 
         let case_pages: Vec<String> = case_ids.iter().map(|id| format!("/admin/cases/{id}")).collect();
+        let pair_case = if pair_case_filed {
+            let listed = call_service(
+                &app,
+                TestRequest::get()
+                    .uri("/api/v1/admin/cases?accused=heavy")
+                    .insert_header(("authorization", format!("Bearer {admin}")))
+                    .to_request(),
+            )
+            .await;
+            let listed: Value = serde_json::from_slice(&read_body(listed).await)?;
+            listed["items"][0]["id"].as_i64()
+        } else {
+            None
+        };
         let mut pages = vec![
             "/admin/".to_string(),
             "/admin/?reason=abandoning&claimed=no".to_string(),
             "/admin/cases/1".to_string(),
         ];
         pages.extend(case_pages);
+        pages.extend(pair_case.map(|id| format!("/admin/cases/{id}")));
         pages.extend([
             format!("/admin/games/{game_id}?ply=12"),
             "/admin/games".to_string(),

@@ -87,9 +87,9 @@ pub struct SharedFingerprint {
     /// `device` or `network`.
     pub kind: &'static str,
     pub value: String,
-    /// Games in which the accused's seat carried it.
+    /// Games, among the accused's latest `FINGERPRINT_SEATS`, in which their seat carried it.
     pub accused_games: i64,
-    /// Games in which the partner's seat carried it.
+    /// The same for the partner.
     pub partner_games: i64,
 }
 
@@ -398,20 +398,25 @@ fn pair_history(conn: &mut DbConnection, accused: &str, partner: &str) -> QueryR
     })
 }
 
-/// Device and network fingerprints that appear on seats of both players.
+/// Each player's latest games read for shared fingerprints: the case page stays fast for
+/// players with very many games (docs/performance.md), and recent devices and networks are
+/// the ones that matter for a case about current play.
+const FINGERPRINT_SEATS: i64 = 1_000;
+
+/// Device and network fingerprints that appear on seats of both players in their latest
+/// `FINGERPRINT_SEATS` games.
 fn shared_fingerprints(
     conn: &mut DbConnection,
     accused: &str,
     partner: &str,
 ) -> QueryResult<Vec<SharedFingerprint>> {
     let mut counts = |player: &str| -> QueryResult<[BTreeMap<String, i64>; 2]> {
+        // Bounded by seats read, not by matches: a player without fingerprints would
+        // otherwise be scanned to their first game.
         let rows: Vec<(Option<String>, Option<String>)> = game_seats::table
             .filter(game_seats::player.eq(player.to_string()))
-            .filter(
-                game_seats::device_fp
-                    .is_not_null()
-                    .or(game_seats::network_fp.is_not_null()),
-            )
+            .order(game_seats::game_id.desc())
+            .limit(FINGERPRINT_SEATS)
             .select((game_seats::device_fp, game_seats::network_fp))
             .load(conn)?;
         let mut device = BTreeMap::new();

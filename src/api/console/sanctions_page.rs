@@ -59,6 +59,8 @@ pub struct SanctionFilters {
     kind: String,
     #[serde(default)]
     status: String,
+    #[serde(default)]
+    ending_before: String,
     cursor: Option<String>,
 }
 
@@ -77,7 +79,7 @@ pub async fn sanctions_page(
             player: some(&filters.player),
             kind: some(&filters.kind),
             status: some(&filters.status),
-            ending_before: None,
+            ending_before: some(&filters.ending_before),
         }),
         web::Query(PageQuery {
             limit: Some(50),
@@ -105,12 +107,14 @@ pub async fn sanctions_page(
                 option value="in_force" selected[filters.status != "all"] { "in force" }
                 option value="all" selected[filters.status == "all"] { "all" }
             }
+            label for="ending_before" { "Ending before" }
+            input #ending_before type="text" name="ending_before" value=(filters.ending_before) placeholder="2026-12-01T00:00:00Z";
             button type="submit" { "Filter" }
         }
         @if listed.items.is_empty() { p.empty { "No sanction matches." } }
         @for listing in &listed.items { (sanction_row(&admin, listing, &back)) }
         @if let Some(cursor) = &listed.next_cursor {
-            p { a rel="next" href={ "/admin/sanctions?player=" (url_encoded(&filters.player)) "&kind=" (url_encoded(&filters.kind)) "&status=" (url_encoded(&filters.status)) "&cursor=" (url_encoded(cursor)) } { "Next page" } }
+            p { a rel="next" href={ "/admin/sanctions?player=" (url_encoded(&filters.player)) "&kind=" (url_encoded(&filters.kind)) "&status=" (url_encoded(&filters.status)) "&ending_before=" (url_encoded(&filters.ending_before)) "&cursor=" (url_encoded(cursor)) } { "Next page" } }
         }
     };
     Ok(page(&admin, Section::Sanctions, "Sanctions", body))
