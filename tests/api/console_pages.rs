@@ -79,6 +79,12 @@ async fn every_page_wants_a_session_and_answers_html() {
     for path in FORMS {
         let away = stranger.post(path, &[("csrf", "x")]).await;
         assert_eq!(away.status, 303, "{path}");
+        // Back to the queue after signing in, not to the form's address.
+        assert_eq!(
+            away.header("location").as_deref(),
+            Some("/admin/sign-in"),
+            "{path}"
+        );
     }
     // A bearer token is not a session: the console never reads Authorization.
     let bearer = app.get("/admin/", Some(&admin)).await;

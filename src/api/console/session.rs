@@ -186,9 +186,14 @@ pub fn check_origin(req: &HttpRequest) -> Result<(), ConsoleError> {
     }
 }
 
+/// Sends the browser to sign in, then back to the page it asked for. A form's address is
+/// not a page: after a POST it comes back to the queue.
 fn sign_in_again(req: &HttpRequest, reason: Option<SessionState>) -> ConsoleError {
+    let page = (req.method() == actix_web::http::Method::GET)
+        .then(|| req.uri().path_and_query())
+        .flatten();
     ConsoleError::SignIn {
-        next: req.uri().path_and_query().map(|p| p.as_str().to_string()),
+        next: page.map(|p| p.as_str().to_string()),
         reason,
     }
 }
