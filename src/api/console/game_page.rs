@@ -10,7 +10,7 @@ use super::layout::{page, Section};
 use super::page_error::ConsoleError;
 use super::position_picture::after_plies_svg;
 use super::session::ConsoleAdmin;
-use super::text::{spoken, url_encoded, when, wire_name};
+use super::text::{filled, spoken, url_encoded, when, wire_name};
 use crate::api::routes::games as game_routes;
 use crate::api::state::AppState;
 use crate::api::views::games::GameView;
@@ -195,11 +195,6 @@ pub struct GameFilters {
     cursor: Option<String>,
 }
 
-fn some(text: &str) -> Option<String> {
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_string())
-}
-
 /// `GET /admin/games`: the archive, newest first, by player, pair or variant.
 pub async fn games_page(
     admin: ConsoleAdmin,
@@ -215,9 +210,9 @@ pub async fn games_page(
             cursor: filters.cursor.clone(),
         }),
         web::Query(game_routes::GameListQuery {
-            player: some(&filters.player),
-            with: some(&filters.with),
-            variant: some(&filters.variant),
+            player: filled(&filters.player),
+            with: filled(&filters.with),
+            variant: filled(&filters.variant),
             termination: None,
             aborted: None,
             from: None,

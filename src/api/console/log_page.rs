@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::layout::{page, Section};
 use super::page_error::ConsoleError;
 use super::session::ConsoleAdmin;
-use super::text::{spoken, url_encoded, when};
+use super::text::{filled, spoken, url_encoded, when};
 use crate::api::pagination::PageQuery;
 use crate::api::routes::modlog::{self, ModlogQuery};
 use crate::api::state::AppState;
@@ -27,11 +27,6 @@ pub struct LogFilters {
     #[serde(default)]
     until: String,
     cursor: Option<String>,
-}
-
-fn some(text: &str) -> Option<String> {
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_string())
 }
 
 impl LogFilters {
@@ -66,11 +61,11 @@ pub async fn log_page(
         admin.caller.clone(),
         state.clone(),
         web::Query(ModlogQuery {
-            player: some(&filters.player),
-            admin: some(&filters.admin),
-            kind: some(&filters.kind),
-            since: some(&filters.since),
-            until: some(&filters.until),
+            player: filled(&filters.player),
+            admin: filled(&filters.admin),
+            kind: filled(&filters.kind),
+            since: filled(&filters.since),
+            until: filled(&filters.until),
             case_id,
         }),
         web::Query(PageQuery {

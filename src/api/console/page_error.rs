@@ -46,6 +46,17 @@ impl ConsoleError {
     }
 }
 
+/// Free text from a form, refused when it holds NUL (PostgreSQL stores no such text).
+pub fn without_nul(text: &str) -> Result<&str, ConsoleError> {
+    if text.contains('\0') {
+        Err(ConsoleError::BadForm(
+            "The text holds a NUL character.".into(),
+        ))
+    } else {
+        Ok(text)
+    }
+}
+
 /// `reason` as the sign-in page's query names it.
 pub fn reason_code(reason: SessionState) -> &'static str {
     match reason {

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::layout::{page, see_other, Section};
-use super::page_error::ConsoleError;
+use super::page_error::{without_nul, ConsoleError};
 use super::sanctions_page::sanction_row;
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{spoken, url_encoded, when, wire_name};
@@ -289,16 +289,6 @@ fn numbers(field: &str, text: &str) -> Result<Vec<i64>, ConsoleError> {
         .collect()
 }
 
-fn no_nul(text: &str) -> Result<&str, ConsoleError> {
-    if text.contains('\0') {
-        Err(ConsoleError::BadForm(
-            "The text holds a NUL character.".into(),
-        ))
-    } else {
-        Ok(text)
-    }
-}
-
 #[derive(Debug, Deserialize)]
 pub struct NoteForm {
     #[serde(default)]
@@ -318,7 +308,7 @@ pub async fn add_note(
     admin.check_form(&req, &form.csrf)?;
     let name = name.into_inner();
     let body = NewNote {
-        text: no_nul(&form.text)?.to_string(),
+        text: without_nul(&form.text)?.to_string(),
         case_id: None,
     };
     let flash = match notes::add_note(
@@ -364,7 +354,7 @@ pub async fn open_case(
         accused: name.clone(),
         reason,
         games: numbers("the games", &form.games)?,
-        note: no_nul(&form.note)?.to_string(),
+        note: without_nul(&form.note)?.to_string(),
     };
     let opened = admin_entries::open_case(admin.caller.clone(), state.clone(), ApiJson(body)).await;
     let (flash, location) = match opened {

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::layout::{page, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{age, console_path, spoken, url_encoded, when};
+use super::text::{age, console_path, filled, spoken, url_encoded, when};
 use crate::api::routes::admin_cases;
 use crate::api::routes::admin_queue::{self, CaseListQuery};
 use crate::api::state::AppState;
@@ -33,23 +33,18 @@ pub struct QueueFilters {
     cursor: Option<String>,
 }
 
-fn some(text: &str) -> Option<String> {
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_string())
-}
-
 impl QueueFilters {
     fn api_query(&self) -> CaseListQuery {
         CaseListQuery {
-            status: some(&self.status),
-            reason: some(&self.reason),
+            status: filled(&self.status),
+            reason: filled(&self.reason),
             claimed: match self.claimed.as_str() {
                 "yes" => Some(true),
                 "no" => Some(false),
                 _ => None,
             },
-            accused: some(&self.accused),
-            reporter: some(&self.reporter),
+            accused: filled(&self.accused),
+            reporter: filled(&self.reporter),
             limit: None,
             cursor: self.cursor.clone(),
         }

@@ -6,9 +6,9 @@ use maud::{html, Markup};
 use serde::Deserialize;
 
 use super::layout::{page, see_other, Section};
-use super::page_error::ConsoleError;
+use super::page_error::{without_nul, ConsoleError};
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{console_path, spoken, url_encoded, when, wire_name};
+use super::text::{console_path, filled, spoken, url_encoded, when, wire_name};
 use crate::api::json::ApiJson;
 use crate::api::pagination::PageQuery;
 use crate::api::routes::admin_queue::{self, AppealListQuery};
@@ -17,11 +17,6 @@ use crate::api::routes::sanctions::{self, SanctionAction, SanctionChangeBody, Sa
 use crate::api::state::AppState;
 use crate::api::views::sanctions::SanctionListingView;
 use crate::moderation::SanctionKind;
-
-fn some(text: &str) -> Option<String> {
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_string())
-}
 
 /// One sanction with its shorten and lift forms (also on the player's page).
 pub fn sanction_row(admin: &ConsoleAdmin, listing: &SanctionListingView, back: &str) -> Markup {
@@ -76,10 +71,10 @@ pub async fn sanctions_page(
         admin.caller.clone(),
         state.clone(),
         web::Query(SanctionListQuery {
-            player: some(&filters.player),
-            kind: some(&filters.kind),
-            status: some(&filters.status),
-            ending_before: some(&filters.ending_before),
+            player: filled(&filters.player),
+            kind: filled(&filters.kind),
+            status: filled(&filters.status),
+            ending_before: filled(&filters.ending_before),
         }),
         web::Query(PageQuery {
             limit: Some(50),
@@ -145,16 +140,6 @@ fn hours_to_minutes(text: &str) -> Result<Option<u32>, ConsoleError> {
     }
 }
 
-fn no_nul(text: &str) -> Result<String, ConsoleError> {
-    if text.contains('\0') {
-        Err(ConsoleError::BadForm(
-            "The text holds a NUL character.".into(),
-        ))
-    } else {
-        Ok(text.trim().to_string())
-    }
-}
-
 /// `POST /admin/sanctions/{id}/change`: shorten or lift, as `POST /api/v1/admin/sanctions/{id}/change`.
 pub async fn change(
     req: HttpRequest,
@@ -178,7 +163,7 @@ pub async fn change(
         action,
         until: None,
         minutes,
-        note: no_nul(&form.note)?,
+        note: without_nul(&form.note)?.trim().to_string(),
     };
     let flash = match sanctions::change_sanction(
         admin.caller.clone(),
@@ -224,7 +209,7 @@ pub async fn appeals_page(
         admin.caller.clone(),
         state.clone(),
         web::Query(AppealListQuery {
-            status: some(&filters.status),
+            status: filled(&filters.status),
             limit: Some(50),
             cursor: filters.cursor.clone(),
         }),
@@ -312,7 +297,7 @@ pub async fn decide_appeal(
         decision,
         until: None,
         minutes,
-        note: Some(no_nul(&form.note)?).filter(|n| !n.is_empty()),
+        note: Some(without_nul(&form.note)?.trim().to_string()).filter(|n| !n.is_empty()),
     };
     let flash = match appeals::decide_appeal(
         admin.caller.clone(),

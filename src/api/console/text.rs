@@ -17,6 +17,12 @@ pub fn url_encoded(text: &str) -> String {
     out
 }
 
+/// A form field's text, trimmed, or None when it is empty ("any" in a filter).
+pub fn filled(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
 /// Where a form or sign-in sends the browser next: a console page, never another site.
 pub fn console_path(next: Option<&str>) -> String {
     match next {
