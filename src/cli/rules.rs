@@ -7,6 +7,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use super::pgn4_paths::pgn4_files;
+use crate::rules::geometry::Seat;
 use crate::rules::{perft, replay};
 
 #[derive(Debug, Args)]
@@ -14,6 +15,9 @@ pub struct ReplayArgs {
     /// PGN4 files, or directories searched recursively for `*.pgn4`.
     #[arg(required = true, value_name = "FILE")]
     pub paths: Vec<PathBuf>,
+    /// Also print every award of points: ply, player, points and the scoring rule.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Args)]
@@ -48,7 +52,13 @@ pub fn replay_files(args: &ReplayArgs) -> anyhow::Result<()> {
             failed.push(file);
             continue;
         }
-        println!("{check}\n");
+        println!("{check}");
+        if args.explain {
+            if let Ok(replayed) = replay::replay(&text) {
+                print!("{}", points_breakdown(&replayed));
+            }
+        }
+        println!();
         if !check.ok() {
             failed.push(file);
         }
@@ -68,6 +78,35 @@ pub fn replay_files(args: &ReplayArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// One line per award: where, to whom, how much, by which rule, and the points after it.
+fn points_breakdown(replayed: &replay::Replay) -> String {
+    let mut out = String::from("points, award by award:\n");
+    let mut totals = [0i32; 4];
+    for award in replayed.game.awards() {
+        totals[award.seat.index()] += award.points;
+        let place = match replayed.plies.get(award.ply) {
+            Some(ply) => format!(
+                "ply {} (round {}, {}) {}",
+                award.ply,
+                ply.round,
+                ply.mover,
+                replayed.ply_text(award.ply).unwrap_or("")
+            ),
+            None => "after the last ply (Termination tag)".to_string(),
+        };
+        let running = Seat::ALL
+            .iter()
+            .map(|s| format!("{s} {}", totals[s.index()]))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push_str(&format!("  {place}: {award}  [{running}]\n"));
+    }
+    if replayed.game.awards().is_empty() {
+        out.push_str("  none\n");
+    }
+    out
 }
 
 /// The first few paths, then how many more: an error line stays readable for a big run.

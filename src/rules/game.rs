@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use super::award::{Award, ScoringRule};
 use super::geometry::Seat;
 use super::piece::PieceKind;
 use super::position::{KingFate, Move, MoveEffect, MoveList, Position, SeatStatus};
@@ -73,6 +74,9 @@ pub enum GameEnd {
     Draw(DrawReason),
     /// One player (or none) left in play.
     LastPlayer(Option<Seat>),
+    /// Only colours of one side are left: a player's two colours or a team (Quatro Chess
+    /// seatings); the seat is one of them.
+    LastSide(Seat),
 }
 
 /// The final standing.
@@ -106,13 +110,17 @@ pub enum GameError {
     IllegalMove(String),
     /// A marker (`S`, `#`) that the position does not bear out.
     WrongMarker(String),
+    /// A draw claimed where the rules give none.
+    NoDrawToClaim(String),
 }
 
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameError::GameOver => f.write_str("the game is already over"),
-            GameError::IllegalMove(s) | GameError::WrongMarker(s) => f.write_str(s),
+            GameError::IllegalMove(s) | GameError::WrongMarker(s) | GameError::NoDrawToClaim(s) => {
+                f.write_str(s)
+            }
         }
     }
 }
@@ -132,6 +140,10 @@ pub struct Game {
     moves_made: [u32; 4],
     /// Scores of stalemated players in the placement-based scorings.
     stalemated: [bool; 4],
+    /// Every award of points, in order (`--explain`).
+    awards: Vec<Award>,
+    /// The ply the action being applied is recorded under.
+    action_ply: usize,
     /// Reused move buffer.
     scratch: Box<MoveList>,
 }
@@ -148,6 +160,8 @@ impl Game {
             end: None,
             moves_made: [0; 4],
             stalemated: [false; 4],
+            awards: Vec::new(),
+            action_ply: 0,
             scratch: Box::new(MoveList::new()),
         }
     }
@@ -162,6 +176,25 @@ impl Game {
 
     pub fn eliminations(&self) -> &[Elimination] {
         &self.eliminations
+    }
+
+    /// Every award of points so far, in the order given.
+    pub fn awards(&self) -> &[Award] {
+        &self.awards
+    }
+
+    /// Give `points` to `seat` under `rule`, recorded at the current action's ply.
+    fn award(&mut self, seat: Seat, points: i32, rule: ScoringRule) {
+        if points == 0 {
+            return;
+        }
+        self.position.add_points(seat, points);
+        self.awards.push(Award {
+            ply: self.action_ply,
+            seat,
+            points,
+            rule,
+        });
     }
 
     pub fn end(&self) -> Option<GameEnd> {
@@ -253,6 +286,7 @@ impl Game {
 
     /// Play a move already known to be legal (from `legal_moves`).
     pub fn play_unchecked(&mut self, mv: Move) -> PlyReport {
+        self.action_ply = self.plies;
         let mover = self.position.turn();
         let mover_walking = self.position.status(mover) == SeatStatus::Walking;
         let effect: MoveEffect = self.position.make(mv);
@@ -263,12 +297,13 @@ impl Game {
             // Dead pieces are worth nothing; a walking king is live (+20). The data show the
             // walking king itself scores nothing for its automatic captures.
             if points_game && !victim.dead && !mover_walking {
-                let value = if victim.kind == PieceKind::King {
-                    self.rules.mate_points
+                if victim.kind == PieceKind::King {
+                    let points = self.rules.mate_points;
+                    self.award(mover, points, ScoringRule::WalkingKingCaptured(victim.seat));
                 } else {
-                    victim.kind.ffa_value()
-                };
-                self.position.add_points(mover, value);
+                    let points = victim.kind.ffa_value();
+                    self.award(mover, points, ScoringRule::Capture(victim.kind));
+                }
             }
         }
         if let Some(victim) = effect.king_captured {
@@ -283,7 +318,7 @@ impl Game {
         let mut checks = Vec::new();
         let mut in_check = [false; 4];
         let mut active_checked = 0;
-        let mut queen_checks = false;
+        let mut a_queen_checks = false;
         for seat in Seat::ALL {
             if seat == mover
                 || self.position.status(seat) == SeatStatus::Out
@@ -297,32 +332,34 @@ impl Game {
                     continue;
                 }
                 in_check[seat.index()] = true;
-                if let Some(by_line_piece) = self.position.attack_by_seat(k, mover) {
-                    checks.push(seat);
-                    // Only kings of active players count for the multiple-check bonus: in the
-                    // real games a `++` on an active and a walking (resigned) king scores
-                    // nothing (e.g. `ffa/cc_game_0040` ply 254 `Qf7-d9++`, `cc_game_0108`
-                    // ply 306 `Qb11-d9++`: the Result tags are one point lower otherwise).
-                    if self.position.status(seat) == SeatStatus::Active {
-                        active_checked += 1;
-                        // "With a queen" (the reduced `multi_check_points`): the real games score
-                        // bishop double checks as +1 (`ffa/cc_game_0066` ply 92 `Bj9-k10++`,
-                        // `cc_game_0100` ply 189 `Be5-i9++`) and a knight double check as +5
-                        // (`cc_game_0222_4pco` ply 278 `Ng10-h12++`), so every line piece
-                        // counts as the reduced case; rooks have no example and follow bishops.
-                        if by_line_piece {
-                            queen_checks = true;
-                        }
-                    }
+                let checkers = self.position.attackers_of_seat(k, mover);
+                if checkers.is_empty() {
+                    continue;
+                }
+                checks.push(seat);
+                // Only kings of active players count for the multiple-check bonus: in the real
+                // games a `++` on an active and a walking (resigned) king scores nothing (e.g.
+                // `ffa/cc_game_0040` ply 254 `Qf7-d9++`: the Result tag is one point lower
+                // otherwise).
+                if self.position.status(seat) == SeatStatus::Active {
+                    active_checked += 1;
+                    a_queen_checks |= checkers.iter().any(|(_, kind)| {
+                        matches!(kind, PieceKind::Queen | PieceKind::OnePointQueen)
+                    });
                 }
             }
         }
-        if points_game && !mover_walking {
-            let bonus = self
-                .rules
-                .multi_check_points
-                .for_checks(active_checked, queen_checks);
-            self.position.add_points(mover, bonus);
+        if points_game && !mover_walking && active_checked >= 2 {
+            let bonus = self.rules.multi_check_points;
+            let rule = ScoringRule::MultiCheck {
+                kings: active_checked,
+                reduced: bonus.is_reduced(a_queen_checks),
+            };
+            self.award(
+                mover,
+                bonus.for_checks(active_checked, a_queen_checks),
+                rule,
+            );
         }
         if self.rules.mate_timing == MateTiming::Immediately {
             for seat in Seat::ALL {
@@ -335,7 +372,8 @@ impl Game {
                     || (!self.position.are_opponents(mover, seat) && self.position.in_check(seat));
                 if checked && self.has_no_moves(seat) {
                     if points_game && !mover_walking {
-                        self.position.add_points(mover, self.rules.mate_points);
+                        let points = self.rules.mate_points;
+                        self.award(mover, points, ScoringRule::Checkmate(seat));
                     }
                     self.eliminate(
                         seat,
@@ -378,41 +416,33 @@ impl Game {
         if self.end.is_some() {
             return Err(GameError::GameOver);
         }
+        self.action_ply = self.plies;
         let mut eliminations = Vec::new();
         let cause = if timed_out {
             EliminationCause::TimedOut
         } else {
             EliminationCause::Resigned
         };
-        let resign_draw = self.resignation_draws(seat);
-        if self.position.status(seat) == SeatStatus::Active {
+        let was_active = self.position.status(seat) == SeatStatus::Active;
+        if was_active {
             self.eliminate(seat, cause, None, &mut eliminations);
             self.mate_resigned_king_in_check(seat, &mut eliminations);
         }
-        if resign_draw {
-            // The resigner still shares the draw: `ffa/cc_game_0052`, `cc_game_0232`:
-            // "(insuff. material; Yellow +10, Green +10)" right after Green's `R`.
-            for s in Seat::ALL {
-                if s == seat || self.position.status(s) == SeatStatus::Active {
-                    self.position.add_points(s, self.rules.draw_bonus);
-                }
-            }
-            self.end = Some(GameEnd::Draw(DrawReason::InsufficientMaterial));
+        if was_active && self.resignation_draws() {
+            // The resigner still shares the draw, but its own king is not counted as a walking
+            // king: `ffa/cc_game_0052` "(insuff. material; Yellow +10, Green +10)" right after
+            // Green's `R`; `ffa/cc_game_0091` "(insuff. material; Red +30, Green +10)", Blue's
+            // king walking since its time-out.
+            let draw = DrawReason::InsufficientMaterial;
+            self.award(seat, self.rules.draw_bonus, ScoringRule::Draw(draw));
+            self.finish_draw(draw, Some(seat));
         }
         if self.position.turn() == seat && self.position.status(seat) != SeatStatus::Active {
             self.position.advance_turn();
         }
         self.plies += 1;
         let end = self.check_end(&eliminations);
-        Ok(PlyReport {
-            mover: seat,
-            mv: None,
-            captured: None,
-            checks: Vec::new(),
-            points_after: self.position.points(),
-            eliminations,
-            end,
-        })
+        Ok(self.report_without_move(seat, eliminations, end))
     }
 
     /// A resignation kills the army; a king left in check with no escape is then mated at once,
@@ -437,7 +467,8 @@ impl Game {
             });
         if let Some(checker) = checker {
             if self.is_points() {
-                self.position.add_points(checker, self.rules.mate_points);
+                let points = self.rules.mate_points;
+                self.award(checker, points, ScoringRule::Checkmate(seat));
             }
         }
         self.eliminate(seat, EliminationCause::Mated, checker, eliminations);
@@ -459,33 +490,14 @@ impl Game {
         Ok(())
     }
 
-    /// FFA: a resignation that leaves one active player who cannot mate the resigner's lone
-    /// walking king (a lone king, or king and one minor piece) ends the game drawn.
-    fn resignation_draws(&self, seat: Seat) -> bool {
-        if !self.is_points()
-            || !self.rules.dead_king_walking
-            || self.position.status(seat) != SeatStatus::Active
-        {
-            return false;
-        }
-        let others: Vec<Seat> = self
-            .active_seats()
-            .into_iter()
-            .filter(|&s| s != seat)
-            .collect();
-        if others.len() != 1 {
-            return false;
-        }
-        let mut minors = 0;
-        for &sq in self.position.pieces_of(others[0]) {
-            match self.position.piece_at(sq) {
-                Some(p) if p.dead || p.kind == PieceKind::King => {}
-                Some(p) if matches!(p.kind, PieceKind::Bishop | PieceKind::Knight) => minors += 1,
-                Some(_) => return false,
-                None => {}
-            }
-        }
-        minors <= 1
+    /// FFA with dead-king-walking: a resignation that leaves one active player without mating
+    /// material (see `insufficient_material`) ends the game drawn, rather than giving that player
+    /// the last player's bonus.
+    fn resignation_draws(&self) -> bool {
+        self.is_points()
+            && self.rules.dead_king_walking
+            && self.active_seats().len() == 1
+            && self.insufficient_material()
     }
 
     /// End the game drawn by a rule the record states but does not show (the site's own
@@ -494,6 +506,7 @@ impl Game {
         if self.end.is_some() {
             return Err(GameError::GameOver);
         }
+        self.action_ply = self.plies;
         self.finish(GameEnd::Draw(reason));
         Ok(())
     }
@@ -504,6 +517,7 @@ impl Game {
         if self.end.is_some() {
             return Err(GameError::GameOver);
         }
+        self.action_ply = self.plies;
         let seat = self.position.turn();
         if self.position.has_legal_move_with(&mut self.scratch) {
             return Err(GameError::WrongMarker(format!(
@@ -538,12 +552,18 @@ impl Game {
                         let n = remaining.len() as i32;
                         let share = (self.rules.self_stalemate_points + n / 2) / n;
                         for s in remaining {
-                            self.position.add_points(s, share);
+                            self.award(s, share, ScoringRule::WalkingKingStalemated(seat));
                         }
                     }
                 } else {
-                    self.position
-                        .add_points(seat, self.rules.self_stalemate_points);
+                    let points = self.rules.self_stalemate_points;
+                    self.award(seat, points, ScoringRule::SelfStalemate);
+                    let others = self.rules.others_on_stalemate;
+                    for s in self.active_seats() {
+                        if s != seat {
+                            self.award(s, others, ScoringRule::OpponentStalemated(seat));
+                        }
+                    }
                 }
             }
             let stalemate_draw = cause == EliminationCause::Stalemated
@@ -560,15 +580,7 @@ impl Game {
             self.finish(e);
         }
         let end = end.or_else(|| self.check_end(&eliminations));
-        Ok(PlyReport {
-            mover: seat,
-            mv: None,
-            captured: None,
-            checks: Vec::new(),
-            points_after: self.position.points(),
-            eliminations,
-            end,
-        })
+        Ok(self.report_without_move(seat, eliminations, end))
     }
 
     /// The leader claims the win (FFA claim-win / auto-claim): every other player still in play
@@ -577,6 +589,7 @@ impl Game {
         if self.end.is_some() {
             return Err(GameError::GameOver);
         }
+        self.action_ply = self.plies;
         let mut eliminations = Vec::new();
         let mut kings = 0;
         for seat in Seat::ALL {
@@ -596,60 +609,78 @@ impl Game {
         // "(Red +40)" in `ffa/cc_game_0243`: Blue still active and Yellow's king walking, so
         // the claimer collects 20 for every other king still in play, active or walking.
         if self.is_points() {
-            self.position
-                .add_points(claimer, kings * self.rules.walking_king_bonus);
+            let points = kings * self.rules.walking_king_bonus;
+            self.award(claimer, points, ScoringRule::ClaimedWin(kings));
         }
         self.end = Some(GameEnd::LastPlayer(Some(claimer)));
         let end = self.end;
-        Ok(PlyReport {
-            mover: claimer,
-            mv: None,
-            captured: None,
-            checks: Vec::new(),
-            points_after: self.position.points(),
-            eliminations,
-            end,
-        })
+        Ok(self.report_without_move(claimer, eliminations, end))
     }
 
     fn finish(&mut self, end: GameEnd) {
         if self.end.is_some() {
             return;
         }
-        if let GameEnd::Draw(_) = end {
-            if self.is_points() {
-                // +10 to each remaining player, and the 20 of every walking king still on the
-                // board shared among them: `ffa/human_4pc_game_97969768` (insufficient
-                // material with Red's king walking: Blue and Green +20 each) and
-                // `ffa/cc_game_0192_4pco` (50-move rule with Yellow's king walking: Red and
-                // Green +20 each).
-                let active = self.active_seats();
-                let walking = Seat::ALL
-                    .into_iter()
-                    .filter(|&s| self.position.status(s) == SeatStatus::Walking)
-                    .count() as i32;
-                let n = active.len() as i32;
-                let share = if n > 0 {
-                    (walking * self.rules.walking_king_bonus + n / 2) / n
-                } else {
-                    0
-                };
-                for s in active {
-                    self.position.add_points(s, self.rules.draw_bonus + share);
+        match end {
+            GameEnd::Draw(reason) => self.finish_draw(reason, None),
+            GameEnd::LastPlayer(Some(last)) => {
+                if self.is_points() {
+                    let kings = self.walking_kings(None);
+                    let points = kings * self.rules.walking_king_bonus;
+                    self.award(last, points, ScoringRule::WalkingKingsToLastPlayer(kings));
                 }
+                self.end = Some(end);
+            }
+            _ => self.end = Some(end),
+        }
+    }
+
+    /// A draw: +10 to each active player, and the 20 of every walking king still on the board
+    /// (but `not_counted`'s) shared among them: `ffa/human_4pc_game_97969768` (insufficient
+    /// material with Red's king walking: Blue and Green +20 each), `ffa/cc_game_0192_4pco`
+    /// (50-move rule with Yellow's king walking: Red and Green +20 each).
+    fn finish_draw(&mut self, reason: DrawReason, not_counted: Option<Seat>) {
+        if self.is_points() {
+            let active = self.active_seats();
+            let kings = self.walking_kings(not_counted);
+            let n = active.len() as i32;
+            let share = if n > 0 {
+                (kings * self.rules.walking_king_bonus + n / 2) / n
+            } else {
+                0
+            };
+            for s in active {
+                self.award(s, self.rules.draw_bonus, ScoringRule::Draw(reason));
+                self.award(s, share, ScoringRule::WalkingKingsAtDraw(kings));
             }
         }
-        if let GameEnd::LastPlayer(Some(last)) = end {
-            if self.is_points() {
-                let walking = Seat::ALL
-                    .into_iter()
-                    .filter(|&s| self.position.status(s) == SeatStatus::Walking)
-                    .count() as i32;
-                self.position
-                    .add_points(last, walking * self.rules.walking_king_bonus);
-            }
+        self.end = Some(GameEnd::Draw(reason));
+    }
+
+    /// What an action other than a move did (resignation, no move, a claim).
+    fn report_without_move(
+        &self,
+        mover: Seat,
+        eliminations: Vec<Elimination>,
+        end: Option<GameEnd>,
+    ) -> PlyReport {
+        PlyReport {
+            mover,
+            mv: None,
+            captured: None,
+            checks: Vec::new(),
+            points_after: self.position.points(),
+            eliminations,
+            end,
         }
-        self.end = Some(end);
+    }
+
+    /// Walking kings on the board, `not_counted`'s excepted.
+    fn walking_kings(&self, not_counted: Option<Seat>) -> i32 {
+        Seat::ALL
+            .into_iter()
+            .filter(|&s| Some(s) != not_counted && self.position.status(s) == SeatStatus::Walking)
+            .count() as i32
     }
 
     /// After an action: has the game ended?
@@ -669,6 +700,14 @@ impl Game {
                 self.finish(GameEnd::LastPlayer(active.first().copied()));
                 return self.end;
             }
+            let side = active[0];
+            if active
+                .iter()
+                .all(|&s| !self.position.are_opponents(side, s))
+            {
+                self.finish(GameEnd::LastSide(side));
+                return self.end;
+            }
         }
         if let Some(reason) = self.draw_reason() {
             self.finish(GameEnd::Draw(reason));
@@ -676,16 +715,12 @@ impl Game {
         self.end
     }
 
-    /// A draw by rule in the current position, if any.
+    /// A draw by rule in the current position that ends the game by itself, if any.
     pub fn draw_reason(&self) -> Option<DrawReason> {
-        let players = self.position.seats_in_play().count().max(1) as u32;
-        let limit = self.rules.fifty_move_plies.unwrap_or(50 * players);
-        if self.position.halfmove_clock() >= limit {
-            return Some(DrawReason::FiftyMoves);
-        }
-        let now = self.position.hash();
-        if self.history.iter().filter(|&&h| h == now).count() >= 3 {
-            return Some(DrawReason::Repetition);
+        if !self.rules.draws_claimed {
+            if let Some(reason) = self.claimable_draw() {
+                return Some(reason);
+            }
         }
         if self.insufficient_material() {
             return Some(DrawReason::InsufficientMaterial);
@@ -693,16 +728,72 @@ impl Game {
         None
     }
 
-    /// Every player still in play has a lone king (seed 002 rule 10: the one position that is
-    /// always recognised as insufficient in multi-player games).
-    fn insufficient_material(&self) -> bool {
-        self.position.seats_in_play().all(|seat| {
-            self.position
-                .pieces_of(seat)
-                .iter()
-                .filter_map(|&sq| self.position.piece_at(sq))
-                .all(|p| p.dead || p.kind == PieceKind::King)
-        })
+    /// The 50-move rule or threefold repetition, whether the rules end the game by them or let
+    /// a player claim them.
+    pub fn claimable_draw(&self) -> Option<DrawReason> {
+        if self.position.halfmove_clock() >= self.fifty_move_limit() {
+            return Some(DrawReason::FiftyMoves);
+        }
+        let now = self.position.hash();
+        if self.history.iter().filter(|&&h| h == now).count() >= 3 {
+            return Some(DrawReason::Repetition);
+        }
+        None
+    }
+
+    /// Plies without a capture or pawn move that make the 50-move rule: per the rule set, or 50
+    /// full cycles of the players in play.
+    fn fifty_move_limit(&self) -> u32 {
+        let players = self.position.seats_in_play().count().max(1) as u32;
+        self.rules.fifty_move_plies.unwrap_or(50 * players)
+    }
+
+    /// A player still in play claims a draw by the 50-move rule or repetition (seed 002 rules 7
+    /// and 8: "any player could claim the draw"). Refused when neither holds.
+    pub fn claim_draw(&mut self, claimer: Seat) -> Result<PlyReport, GameError> {
+        if self.end.is_some() {
+            return Err(GameError::GameOver);
+        }
+        if self.position.status(claimer) != SeatStatus::Active {
+            return Err(GameError::NoDrawToClaim(format!(
+                "{claimer} is no longer in play and cannot claim a draw"
+            )));
+        }
+        let Some(reason) = self.claimable_draw() else {
+            let limit = self.fifty_move_limit();
+            return Err(GameError::NoDrawToClaim(format!(
+                "{claimer} claims a draw, but the position has not been repeated three times \
+                 and only {} of the {limit} plies of the 50-move rule have passed",
+                self.position.halfmove_clock()
+            )));
+        };
+        self.action_ply = self.plies;
+        self.finish(GameEnd::Draw(reason));
+        Ok(self.report_without_move(claimer, Vec::new(), self.end))
+    }
+
+    /// No player still in play can mate, as the site judges it (`docs/scoring.md`): no pawn,
+    /// rook or queen of either kind is left to any of them, and either every one has a lone
+    /// king (seed 002 rule 10; `ffa/cc_game_0134`), or one player is still active and has a
+    /// single bishop or knight against walking kings (`ffa/cc_game_0100`, `cc_game_0091`: the
+    /// game ends when the second-last active player resigns). A king and a minor piece against
+    /// another active king is not enough: the site plays on (`ffa/cc_game_0091` from ply 442,
+    /// `cc_game_0192_4pco` from ply 212).
+    pub fn insufficient_material(&self) -> bool {
+        let mut minors = 0;
+        for seat in self.position.seats_in_play() {
+            for &sq in self.position.pieces_of(seat) {
+                match self.position.piece_at(sq) {
+                    Some(p) if p.dead || p.kind == PieceKind::King => {}
+                    Some(p) if matches!(p.kind, PieceKind::Bishop | PieceKind::Knight) => {
+                        minors += 1;
+                    }
+                    Some(_) => return false,
+                    None => {}
+                }
+            }
+        }
+        minors == 0 || (minors == 1 && self.active_seats().len() == 1)
     }
 
     /// The final (or current) standing under the rule set.
@@ -748,12 +839,11 @@ impl Game {
                 }
                 let remaining: Vec<Seat> = self.active_seats();
                 let drawn = matches!(self.end, Some(GameEnd::Draw(_)));
+                // Colours left together (one side in Quatro's seatings) share the places left.
+                let places_left: f64 = order[next.min(3)..].iter().sum();
+                let share = places_left / remaining.len().max(1) as f64;
                 for s in remaining {
-                    scores[s.index()] = if drawn {
-                        order[3] / 2.0
-                    } else {
-                        order[next.min(3)]
-                    };
+                    scores[s.index()] = if drawn { order[3] / 2.0 } else { share };
                 }
             }
             Scoring::OneOverN => {
@@ -781,6 +871,9 @@ impl Game {
                 }
             }
         }
+        if self.rules.scoring != Scoring::Teams && self.rules.moves.has_partners() {
+            scores = self.side_totals(&scores);
+        }
         let placement = match self.rules.placement {
             Placement::Ranked => rank(&scores),
             Placement::WinnerTakesAll => {
@@ -793,6 +886,20 @@ impl Game {
             scores,
             placement,
         }
+    }
+}
+
+impl Game {
+    /// Each seat's score replaced by its side's total: a player with two colours, or a team,
+    /// scores the sum over its colours (seed 003 4.1).
+    fn side_totals(&self, scores: &[f64; 4]) -> [f64; 4] {
+        Seat::ALL.map(|seat| {
+            Seat::ALL
+                .into_iter()
+                .filter(|&other| !self.position.are_opponents(seat, other))
+                .map(|other| scores[other.index()])
+                .sum()
+        })
     }
 }
 

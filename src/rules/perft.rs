@@ -30,14 +30,17 @@ pub const DEFAULT_SPEC: &str = "teams EnPassant";
 
 /// Build the position for `arbiter perft DEPTH [--fen4 F] [--ruleset R]`: `ruleset_spec` is a
 /// preset name optionally followed by rule variants (`"ffa EnPassant=next"`; `None` means
-/// [`DEFAULT_SPEC`]), `setup` is `4PC`, `4PCo` or a FEN4 text (`None` means `4PC`).
+/// [`DEFAULT_SPEC`]), `setup` is `4PC`, `4PCo`, `Quatro` or a FEN4 text (`None` means the rule
+/// set's default setup; an empty
+/// text is an error, not the standard start).
 pub fn start_position(
     ruleset_spec: Option<&str>,
     setup: Option<&str>,
 ) -> Result<Position, PerftSetupError> {
     let rules =
         RuleSet::from_spec(ruleset_spec.unwrap_or(DEFAULT_SPEC)).map_err(PerftSetupError::Rules)?;
-    Position::from_setup(setup.unwrap_or("4PC"), &rules).map_err(PerftSetupError::Setup)
+    let setup = setup.unwrap_or(rules.default_setup);
+    Position::from_setup(setup, &rules).map_err(PerftSetupError::Setup)
 }
 
 /// Number of leaf positions `depth` plies below `position` (1 at depth 0). The position is
@@ -156,5 +159,18 @@ mod tests {
     fn bad_specs_are_errors() {
         assert!(start_position(Some("nonsense"), None).is_err());
         assert!(start_position(None, Some("R-garbage")).is_err());
+    }
+
+    #[test]
+    fn an_empty_setup_is_an_error_and_names_are_case_insensitive() {
+        for empty in ["", "  "] {
+            assert_eq!(
+                start_position(None, Some(empty)),
+                Err(PerftSetupError::Setup(SetupError::EmptySetup))
+            );
+        }
+        let mut classic = start_position(None, Some("4pco")).expect("4pco");
+        assert_eq!(Ok(classic), start_position(None, Some("4PCo")));
+        assert_eq!(perft(&mut classic, 1), 20);
     }
 }

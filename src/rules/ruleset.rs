@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, Seat};
 use super::piece::PieceKind;
 
 /// Who may capture en passant, and for how long.
@@ -67,16 +67,35 @@ pub enum Placement {
     WinnerTakesAll,
 }
 
+/// Who plays with whom, per seat (R, B, Y, G): the seats whose pieces it never captures or
+/// checks, itself included, as a bit mask.
+pub type Friends = [u8; 4];
+
+/// Every colour plays for itself.
+pub const NO_PARTNERS: Friends = [0b0001, 0b0010, 0b0100, 0b1000];
+/// Red+Yellow against Blue+Green, partners seated opposite (seed 000 Teams rules 1-4, seed 004
+/// team play, seed 003 2.3 two teams).
+pub const OPPOSITE_PARTNERS: Friends = [0b0101, 0b1010, 0b0101, 0b1010];
+/// One player with Red+Blue, the other with Yellow+Green: two adjacent colours each (seed 003
+/// 2.1 two players).
+pub const ADJACENT_PAIRS: Friends = [0b0011, 0b0011, 0b1100, 0b1100];
+/// One player with Red+Blue, Yellow and Green each alone (seed 003 2.4 three players: "the
+/// strongest player plays with two colours").
+pub const ONE_ADJACENT_PAIR: Friends = [0b0011, 0b0011, 0b0100, 0b1000];
+
 /// The switches the move generator needs; small and `Copy` so positions carry them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveRules {
-    /// Partners (R+Y, B+G) never capture or check each other (seed 000 rules 1-4).
-    pub teams: bool,
+    /// Per seat, the seats it plays with (never captured, never checked).
+    pub friends: Friends,
     pub en_passant: EnPassant,
     /// Relative rank (1-based from the pawn's own edge) on which pawns promote.
     pub promotion_rank: u8,
     /// Bit `1 << kind` for each kind a pawn may promote to.
     pub promotion_pieces: u8,
+    /// A pawn also promotes on an opponent's back rank (seed 004 team play: "or the end of
+    /// either side of the opponent's board").
+    pub promotes_on_opponents_back_rank: bool,
     /// Relative rank (1-based) from which pawns may double-step.
     pub pawn_base_rank: u8,
     /// Pieces of eliminated players may be captured (seed 000 FFA rule 2: for no points;
@@ -88,35 +107,69 @@ impl MoveRules {
     pub fn may_promote_to(&self, kind: PieceKind) -> bool {
         self.promotion_pieces & (1 << kind as u8) != 0
     }
+
+    /// Some colours play together (teams, or one player with two colours).
+    pub fn has_partners(&self) -> bool {
+        self.friends != NO_PARTNERS
+    }
 }
 
-/// Points for checking two or three active kings with one move. "With a queen" is the reduced
-/// case, when a line piece (bishop, rook or queen) gives one of the checks (see `rules::game`
-/// for the games that show it).
+/// When a multiple check earns the reduced ("with a queen") bonus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReducedCheckBonus {
+    /// When a queen of either kind gives one of the checks: the rule as the seeds write it
+    /// (000, 001, 004), and what the site scored in 2022 (see `docs/scoring.md`).
+    WhenAQueenChecks,
+    /// Always: the site's games of 2026 score double checks by bishops, rooks and knights +1,
+    /// whether or not the checker has a queen (see `docs/scoring.md`).
+    Always,
+}
+
+/// Points for checking two or three active kings with one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MultiCheckPoints {
     pub double: i32,
-    pub double_with_queen: i32,
+    pub double_reduced: i32,
     pub triple: i32,
-    pub triple_with_queen: i32,
+    pub triple_reduced: i32,
+    pub reduced_when: ReducedCheckBonus,
 }
 
 impl MultiCheckPoints {
     /// No bonus (games not scored by points).
     pub const NONE: MultiCheckPoints = MultiCheckPoints {
         double: 0,
-        double_with_queen: 0,
+        double_reduced: 0,
         triple: 0,
-        triple_with_queen: 0,
+        triple_reduced: 0,
+        reduced_when: ReducedCheckBonus::WhenAQueenChecks,
     };
 
+    /// The site's values: +5 / +20, reduced +1 / +5.
+    pub const SITE: MultiCheckPoints = MultiCheckPoints {
+        double: 5,
+        double_reduced: 1,
+        triple: 20,
+        triple_reduced: 5,
+        reduced_when: ReducedCheckBonus::Always,
+    };
+
+    /// Whether checking with (or without) a queen earns the reduced bonus.
+    pub fn is_reduced(&self, a_queen_checks: bool) -> bool {
+        match self.reduced_when {
+            ReducedCheckBonus::Always => true,
+            ReducedCheckBonus::WhenAQueenChecks => a_queen_checks,
+        }
+    }
+
     /// The bonus for checking `kings` active kings at once (0 unless two or three).
-    pub fn for_checks(&self, kings: usize, with_queen: bool) -> i32 {
-        match (kings, with_queen) {
+    pub fn for_checks(&self, kings: usize, a_queen_checks: bool) -> i32 {
+        let reduced = self.is_reduced(a_queen_checks);
+        match (kings, reduced) {
             (2, false) => self.double,
-            (2, true) => self.double_with_queen,
+            (2, true) => self.double_reduced,
             (3, false) => self.triple,
-            (3, true) => self.triple_with_queen,
+            (3, true) => self.triple_reduced,
             _ => 0,
         }
     }
@@ -150,8 +203,19 @@ pub struct RuleSet {
     /// Points for mating (+20) and for being stalemated on one's own turn (+20).
     pub mate_points: i32,
     pub self_stalemate_points: i32,
-    /// Bonus for a double or triple check (FFA: +5 / +20, with a queen +1 / +5).
+    /// Points each other remaining player gets when a player is stalemated (seed 004 Points
+    /// Game: "stalemating an opponent gives 10 points to each remaining player").
+    pub others_on_stalemate: i32,
+    /// Bonus for a double or triple check (FFA: +5 / +20, reduced +1 / +5).
     pub multi_check_points: MultiCheckPoints,
+    /// The start when a record names none: `4PC`, `4PCo` or `Quatro`.
+    pub default_setup: &'static str,
+    /// Seats with no army at all (bit mask): the multi-player rules with three players leave
+    /// Green's arm empty.
+    pub absent_seats: u8,
+    /// Draws by the 50-move rule and repetition only when a player claims them (seed 002 rule
+    /// 7 and 8: "any player could claim the draw"); otherwise they are automatic.
+    pub draws_claimed: bool,
     /// RuleVariants tags that were not understood (kept and reported).
     pub unknown_variants: Vec<String>,
     /// RuleVariants tags that were understood, as written.
@@ -159,7 +223,7 @@ pub struct RuleSet {
 }
 
 /// The preset names accepted by `RuleSet::preset`.
-pub const PRESET_NAMES: [&str; 8] = [
+pub const PRESET_NAMES: [&str; 14] = [
     "teams",
     "ffa",
     "solo",
@@ -167,7 +231,13 @@ pub const PRESET_NAMES: [&str; 8] = [
     "last-standing",
     "points",
     "quatro",
+    "quatro-two-player",
+    "quatro-three-player",
+    "quatro-teams",
     "multiplayer",
+    "multiplayer-three",
+    "multiplayer-quatro",
+    "multiplayer-quatro-three",
 ];
 
 /// The rule variants `RuleSet::apply_variants` understands, as they are written (`<...>` stands
@@ -239,6 +309,9 @@ const CLASSIC_PROMOTIONS: u8 = kinds(&[
     PieceKind::Knight,
 ]);
 
+/// Seed 004: "it is promoted to a queen".
+const QUEEN_ONLY: u8 = kinds(&[PieceKind::Queen]);
+
 impl RuleSet {
     /// The site's Teams rules (seeds 000/001): partners R+Y vs B+G, promotion on the 11th rank,
     /// mate on the mated player's own turn, stalemate draws. En passant only with the
@@ -247,10 +320,11 @@ impl RuleSet {
         RuleSet {
             name: "teams".into(),
             moves: MoveRules {
-                teams: true,
+                friends: OPPOSITE_PARTNERS,
                 en_passant: EnPassant::Off,
                 promotion_rank: 11,
                 promotion_pieces: CLASSIC_PROMOTIONS,
+                promotes_on_opponents_back_rank: false,
                 pawn_base_rank: 2,
                 dead_capturable: true,
             },
@@ -266,7 +340,11 @@ impl RuleSet {
             walking_king_bonus: 0,
             mate_points: 0,
             self_stalemate_points: 0,
+            others_on_stalemate: 0,
             multi_check_points: MultiCheckPoints::NONE,
+            default_setup: "4PC",
+            absent_seats: 0,
+            draws_claimed: false,
             unknown_variants: Vec::new(),
             applied_variants: Vec::new(),
         }
@@ -279,7 +357,7 @@ impl RuleSet {
         RuleSet {
             name: "ffa".into(),
             moves: MoveRules {
-                teams: false,
+                friends: NO_PARTNERS,
                 promotion_rank: 8,
                 ..RuleSet::teams().moves
             },
@@ -293,12 +371,7 @@ impl RuleSet {
             walking_king_bonus: 20,
             mate_points: 20,
             self_stalemate_points: 20,
-            multi_check_points: MultiCheckPoints {
-                double: 5,
-                double_with_queen: 1,
-                triple: 20,
-                triple_with_queen: 5,
-            },
+            multi_check_points: MultiCheckPoints::SITE,
             ..RuleSet::teams()
         }
     }
@@ -312,54 +385,77 @@ impl RuleSet {
         }
     }
 
-    /// 4 Man Chess Team Play (seed 004): classic setup, no en passant, promotion on the 11th
-    /// rank, mate and stalemate judged on the threatened player's turn.
+    /// 4 Man Chess Team Play (seed 004): queens on dark squares (`4PCo`), no en passant, a pawn
+    /// promotes to a queen on its 11th rank or on an opponent's back rank, mate and stalemate
+    /// judged on the threatened player's turn.
     pub fn four_man_team() -> RuleSet {
+        let base = RuleSet::teams();
         RuleSet {
             name: "four-man-team".into(),
-            ..RuleSet::teams()
+            moves: MoveRules {
+                promotion_pieces: QUEEN_ONLY,
+                promotes_on_opponents_back_rank: true,
+                ..base.moves
+            },
+            default_setup: "4PCo",
+            ..base
         }
     }
 
-    /// 4 Man Chess Last Player Standing (seed 004): 8th-rank promotion, eliminated armies stay
-    /// as inert capturable pieces, stalemate removes the player, two left and a stalemate is a
-    /// draw; the last player standing wins.
+    /// 4 Man Chess Last Player Standing (seed 004): `4PCo`, promotion to a queen on the 8th
+    /// rank, eliminated armies stay as inert capturable pieces, stalemate removes the player,
+    /// two left and a stalemate is a draw; the last player standing wins.
     pub fn last_standing() -> RuleSet {
         RuleSet {
             name: "last-standing".into(),
             moves: MoveRules {
-                teams: false,
+                friends: NO_PARTNERS,
                 promotion_rank: 8,
+                promotion_pieces: QUEEN_ONLY,
                 ..RuleSet::teams().moves
             },
             mate_timing: MateTiming::OnOwnTurn,
             stalemate: StalemateRule::EliminatesDrawWhenTwo,
             scoring: Scoring::LastStanding,
             fifty_move_plies: None,
+            default_setup: "4PCo",
             ..RuleSet::teams()
         }
     }
 
-    /// 4 Man Chess Points Game (seed 004): FFA-like points without en passant; mate judged on
-    /// the threatened player's turn; stalemating an opponent gives +10 to each remaining player
-    /// (handled as the draw bonus of a stalemate).
+    /// 4 Man Chess Points Game (seed 004): FFA-like points on `4PCo` without en passant,
+    /// promotion to a queen on the 8th rank, mate judged on the threatened player's turn, only
+    /// a queen's multiple check reduced; a stalemated player scores 20 ("stalemating yourself")
+    /// and each other remaining player 10 ("stalemating an opponent").
     pub fn points() -> RuleSet {
+        let ffa = RuleSet::ffa();
         RuleSet {
             name: "points".into(),
+            moves: MoveRules {
+                promotion_pieces: QUEEN_ONLY,
+                ..ffa.moves
+            },
             mate_timing: MateTiming::OnOwnTurn,
             walking_king_bonus: 0,
-            ..RuleSet::ffa()
+            others_on_stalemate: 10,
+            // "Checking two kings simultaneously with a queen earns you 1 point": only a queen.
+            multi_check_points: MultiCheckPoints {
+                reduced_when: ReducedCheckBonus::WhenAQueenChecks,
+                ..MultiCheckPoints::SITE
+            },
+            default_setup: "4PCo",
+            ..ffa
         }
     }
 
-    /// Quatro Chess (seed 003): 12x12 board minus 2x2 corners, promotion on the last square of
-    /// the opposite arm, mated armies stay as uncapturable statues, 0/2/4/8 by elimination
-    /// order, half points on stalemate.
+    /// Quatro Chess, four players individually (seed 003 2.2): 12x12 board minus 2x2 corners,
+    /// promotion on the last square of the opposite arm, mated armies stay as uncapturable
+    /// statues, 0/2/4/8 by elimination order, half points on stalemate.
     pub fn quatro() -> RuleSet {
         RuleSet {
             name: "quatro".into(),
             moves: MoveRules {
-                teams: false,
+                friends: NO_PARTNERS,
                 promotion_rank: 12,
                 dead_capturable: false,
                 ..RuleSet::teams().moves
@@ -370,18 +466,51 @@ impl RuleSet {
             scoring: Scoring::Placement0248,
             mated_king_removed: true,
             fifty_move_plies: None,
+            default_setup: "Quatro",
             ..RuleSet::teams()
         }
     }
 
-    /// General multiplayer rules (seed 002): check only by active pieces, a king "caught in the
-    /// shuffle" is captured and its player is out, stalemate removes the player but scores,
-    /// 50-move rule in full cycles of remaining players, 1/N scoring.
+    /// Quatro Chess with other seatings (seed 003 section 2): the colours of one player or team
+    /// never capture or check each other, each colour still scores 0/2/4/8 by the order its king
+    /// falls, a player's or team's score is the sum over its colours, and the game ends when
+    /// one side is left.
+    fn quatro_seated(name: &str, friends: Friends) -> RuleSet {
+        let base = RuleSet::quatro();
+        RuleSet {
+            name: name.into(),
+            moves: MoveRules {
+                friends,
+                ..base.moves
+            },
+            ..base
+        }
+    }
+
+    /// Quatro Chess for two players, two adjacent colours each (seed 003 2.1).
+    pub fn quatro_two_player() -> RuleSet {
+        RuleSet::quatro_seated("quatro-two-player", ADJACENT_PAIRS)
+    }
+
+    /// Quatro Chess for three players, the strongest with Red and Blue (seed 003 2.4).
+    pub fn quatro_three_player() -> RuleSet {
+        RuleSet::quatro_seated("quatro-three-player", ONE_ADJACENT_PAIR)
+    }
+
+    /// Quatro Chess for two teams, partners opposite (seed 003 2.3).
+    pub fn quatro_teams() -> RuleSet {
+        RuleSet::quatro_seated("quatro-teams", OPPOSITE_PARTNERS)
+    }
+
+    /// General multiplayer rules (seed 002) for four players on the 4PC board: check only by
+    /// active pieces, a king "caught in the shuffle" is captured and its player is out,
+    /// stalemate removes the player but scores, 50-move rule in full cycles of remaining
+    /// players and threefold repetition as claims, lone kings a draw at once, 1/N scoring.
     pub fn multiplayer() -> RuleSet {
         RuleSet {
             name: "multiplayer".into(),
             moves: MoveRules {
-                teams: false,
+                friends: NO_PARTNERS,
                 promotion_rank: 8,
                 ..RuleSet::teams().moves
             },
@@ -390,7 +519,41 @@ impl RuleSet {
             scoring: Scoring::OneOverN,
             mated_king_removed: true,
             fifty_move_plies: None,
+            draws_claimed: true,
             ..RuleSet::teams()
+        }
+    }
+
+    /// The multiplayer rules for three players: Red, Blue and Yellow; Green's arm stays empty.
+    pub fn multiplayer_three() -> RuleSet {
+        RuleSet {
+            name: "multiplayer-three".into(),
+            absent_seats: 1 << Seat::Green.index(),
+            ..RuleSet::multiplayer()
+        }
+    }
+
+    /// The multiplayer rules on the Quatro board (pawns promote at the far edge, as there).
+    pub fn multiplayer_quatro() -> RuleSet {
+        let base = RuleSet::multiplayer();
+        RuleSet {
+            name: "multiplayer-quatro".into(),
+            moves: MoveRules {
+                promotion_rank: 12,
+                ..base.moves
+            },
+            geometry: Geometry::QUATRO,
+            default_setup: "Quatro",
+            ..base
+        }
+    }
+
+    /// The multiplayer rules on the Quatro board for three players (Green absent).
+    pub fn multiplayer_quatro_three() -> RuleSet {
+        RuleSet {
+            name: "multiplayer-quatro-three".into(),
+            absent_seats: 1 << Seat::Green.index(),
+            ..RuleSet::multiplayer_quatro()
         }
     }
 
@@ -404,7 +567,13 @@ impl RuleSet {
             "last-standing" => Ok(RuleSet::last_standing()),
             "points" => Ok(RuleSet::points()),
             "quatro" => Ok(RuleSet::quatro()),
+            "quatro-two-player" => Ok(RuleSet::quatro_two_player()),
+            "quatro-three-player" => Ok(RuleSet::quatro_three_player()),
+            "quatro-teams" => Ok(RuleSet::quatro_teams()),
             "multiplayer" => Ok(RuleSet::multiplayer()),
+            "multiplayer-three" => Ok(RuleSet::multiplayer_three()),
+            "multiplayer-quatro" => Ok(RuleSet::multiplayer_quatro()),
+            "multiplayer-quatro-three" => Ok(RuleSet::multiplayer_quatro_three()),
             _ => Err(RuleSetError::UnknownPreset(name.to_string())),
         }
     }
@@ -517,7 +686,7 @@ mod tests {
     fn site_presets_differ_where_the_seeds_say() {
         let teams = RuleSet::teams();
         let ffa = RuleSet::ffa();
-        assert!(teams.moves.teams && !ffa.moves.teams);
+        assert!(teams.moves.has_partners() && !ffa.moves.has_partners());
         assert_eq!(teams.moves.promotion_rank, 11);
         assert_eq!(ffa.moves.promotion_rank, 8);
         assert_eq!(teams.mate_timing, MateTiming::OnOwnTurn);
@@ -531,20 +700,28 @@ mod tests {
     }
 
     #[test]
-    fn every_points_preset_carries_the_ffa_multi_check_bonus() {
+    fn the_site_reduces_every_multiple_check() {
         let ffa = RuleSet::ffa().multi_check_points;
         assert_eq!(ffa.for_checks(1, false), 0);
-        assert_eq!(ffa.for_checks(2, false), 5);
+        assert_eq!(ffa.for_checks(2, false), 1);
         assert_eq!(ffa.for_checks(2, true), 1);
-        assert_eq!(ffa.for_checks(3, false), 20);
+        assert_eq!(ffa.for_checks(3, false), 5);
         assert_eq!(ffa.for_checks(3, true), 5);
-        for name in PRESET_NAMES {
+        for name in ["ffa", "solo"] {
             let rules = RuleSet::preset(name).expect(name);
-            if rules.scoring == Scoring::Points {
-                assert_eq!(rules.multi_check_points, ffa, "{name}");
-            }
+            assert_eq!(rules.multi_check_points, ffa, "{name}");
         }
         assert_eq!(RuleSet::teams().multi_check_points, MultiCheckPoints::NONE);
+    }
+
+    #[test]
+    fn four_man_chess_reduces_only_a_queens_multiple_check() {
+        let points = RuleSet::points().multi_check_points;
+        assert_eq!(points.for_checks(2, false), 5);
+        assert_eq!(points.for_checks(2, true), 1);
+        assert_eq!(points.for_checks(3, false), 20);
+        assert_eq!(points.for_checks(3, true), 5);
+        assert_eq!(points.for_checks(4, true), 0);
     }
 
     #[test]
@@ -607,6 +784,6 @@ mod tests {
     fn spec_reads_preset_and_variants() {
         let rules = RuleSet::from_spec("ffa EnPassant=next").expect("spec");
         assert_eq!(rules.moves.en_passant, EnPassant::NextPlayer);
-        assert!(!rules.moves.teams);
+        assert!(!rules.moves.has_partners());
     }
 }

@@ -18,7 +18,31 @@ fn arbiter(args: &[&str]) -> (bool, String) {
 fn replay_accepts_the_real_games() {
     let (ok, out) = arbiter(&["replay", &format!("{DATA}/ffa"), &format!("{DATA}/teams")]);
     assert!(ok, "{out}");
-    assert!(out.contains("129 games, 129 ok, 0 not ok"), "{out}");
+    assert!(out.contains("192 games, 192 ok, 0 not ok"), "{out}");
+}
+
+/// `--explain` names the rule behind every point: in `cc_game_0091` the site's +1 for a knight's
+/// double check and the walking king's +20 at the draw by insufficient material.
+#[test]
+fn replay_explain_names_the_rule_of_every_award() {
+    let (ok, out) = arbiter(&[
+        "replay",
+        "--explain",
+        &format!("{DATA}/ffa/cc_game_0091.pgn4"),
+    ]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("ply 361 (round 114, Red) Nh7-g9++: Red +1: double check (reduced bonus)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Green +10: draw by insufficient material"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Red +20: share of 1 walking king(s) at the draw  [Red 71, Blue 56, Yellow 10, Green 73]"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -121,4 +145,22 @@ fn perft_refuses_an_unknown_rule_variant_and_lists_the_known_ones() {
         "ffa EnPassant=next DeadKingWalking",
     ]);
     assert!(ok, "{out}");
+}
+
+#[test]
+fn perft_refuses_an_empty_fen4_and_takes_setup_names_in_any_case() {
+    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["perft", "1", "--fen4", ""])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("empty setup: give a FEN4 or a setup name (4PC, 4PCo, Quatro)"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "nothing counted");
+    let (ok, out) = arbiter(&["perft", "1", "--fen4", "4pco"]);
+    assert!(ok, "{out}");
+    assert!(out.contains("perft(1) = 20"), "{out}");
 }

@@ -7,3 +7,5 @@ mod fuzz_regressions;
 mod presets;
 mod properties;
 mod real_games;
+mod scoring;
+mod seed_presets;

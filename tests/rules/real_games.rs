@@ -44,6 +44,19 @@ fn ffa_games_replay_with_exact_points() {
     check_all("ffa");
 }
 
+/// Every point of every FFA game comes from an award that names its rule (`replay --explain`).
+#[test]
+fn every_ffa_point_is_explained_by_an_award() {
+    for path in files_in("ffa") {
+        let replayed = replay::replay(&read(&path)).expect("replays");
+        let mut totals = [0.0; 4];
+        for award in replayed.game.awards() {
+            totals[award.seat.index()] += f64::from(award.points);
+        }
+        assert_eq!(totals, replayed.standing.scores, "{}", path.display());
+    }
+}
+
 #[test]
 fn teams_games_replay_with_the_right_winner() {
     check_all("teams");
@@ -175,4 +188,19 @@ fn exported_pgn4_reads_back_to_the_same_game() {
         assert_eq!(again.plies, replay.plies, "{}", path.display());
         assert_eq!(again.standing, replay.standing);
     }
+}
+
+/// `quirks/human_4pc_game_100783164`: `ffa/cc_game_0051` without its last round. Every move is
+/// legal, so only the points can show that the record is incomplete.
+#[test]
+fn a_copy_missing_its_last_round_is_a_points_mismatch() {
+    let check = replay::check(&quirk("human_4pc_game_100783164.pgn4"));
+    assert!(!check.ok());
+    assert!(
+        check.to_string().contains(
+            "mismatch: points: computed Red 38, Blue 78, Yellow 58, Green 27 \
+             but Result says Red 58, Blue 58, Yellow 58, Green 27"
+        ),
+        "{check}"
+    );
 }

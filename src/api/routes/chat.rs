@@ -20,6 +20,7 @@ use crate::chat::context::{analyze_line_in_context, BoardContext};
 use crate::chat::{self, LineContext};
 use crate::moderation::standing::Standing;
 use crate::rules::replay::{self, Replay, ReplayError};
+use crate::rules::ruleset::Scoring;
 use crate::store::{self, games, sanctions};
 
 /// Longest line accepted, in characters.
@@ -293,7 +294,7 @@ fn variant(v: VariantName) -> chat::Variant {
 }
 
 fn variant_of(game: &Replay) -> chat::Variant {
-    if game.rules.moves.teams {
+    if game.rules.scoring == Scoring::Teams {
         chat::Variant::Teams
     } else {
         match game.rules.name.as_str() {

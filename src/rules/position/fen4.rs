@@ -10,7 +10,8 @@ use crate::rules::ruleset::RuleSet;
 impl Position {
     /// Build a position from a FEN4 record on the rule set's board. Fairy pieces and walls on
     /// real squares are precise errors. Extras understood: `enPassant` (one square per seat,
-    /// R,B,Y,G) and `resigned` (walking kings); others are ignored.
+    /// R,B,Y,G) and `resigned` (walking kings); others are ignored. The position must be
+    /// playable: a king for every seat not marked dead, no live pawn on its promotion rank.
     pub fn from_fen4(record: &Fen4Record, rules: &RuleSet) -> Result<Position, SetupError> {
         let g = rules.geometry;
         let size = g.size() as usize;
@@ -138,6 +139,7 @@ impl Position {
                 _ => {}
             }
         }
+        pos.check_playable()?;
         if pos.status[pos.turn.index()] == SeatStatus::Out && pos.seats_in_play().count() > 0 {
             pos.advance_turn();
         }

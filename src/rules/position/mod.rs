@@ -13,7 +13,10 @@ mod make;
 mod movegen;
 mod moves;
 mod setup;
+mod setup_checks;
 mod setup_error;
+#[cfg(test)]
+mod setup_tests;
 mod sides;
 mod validate;
 mod zobrist;

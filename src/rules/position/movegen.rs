@@ -58,8 +58,8 @@ impl Position {
                     let to = step(from, fwd);
                     let rel_to = self.geometry.relative_rank(seat, to);
                     if b[to as usize] == EMPTY && (pin == 0 || pin == fwd || pin == -fwd) {
-                        if rel_to == promo_rank {
-                            self.push_promotions(out, from, to);
+                        if rel_to == promo_rank || self.on_opponents_back_rank(seat, to) {
+                            self.push_promotions(out, from, to, MoveKind::Normal);
                         } else {
                             out.push(Move {
                                 from,
@@ -86,8 +86,8 @@ impl Position {
                         }
                         let to = step(from, d);
                         if self.capturable(b[to as usize], friendly) {
-                            if rel_to == promo_rank {
-                                self.push_promotions(out, from, to);
+                            if rel_to == promo_rank || self.on_opponents_back_rank(seat, to) {
+                                self.push_promotions(out, from, to, MoveKind::Normal);
                             } else {
                                 out.push(Move {
                                     from,
@@ -181,20 +181,29 @@ impl Position {
         }
     }
 
-    fn push_promotions(&self, out: &mut MoveList, from: Square, to: Square) {
-        for kind in [
+    /// A square on an opponent's back rank, where the rules let a pawn promote too.
+    #[inline(always)]
+    fn on_opponents_back_rank(&self, seat: Seat, to: Square) -> bool {
+        self.rules.promotes_on_opponents_back_rank
+            && Seat::ALL.into_iter().any(|other| {
+                self.are_opponents(seat, other) && self.geometry.relative_rank(other, to) == 0
+            })
+    }
+
+    fn push_promotions(&self, out: &mut MoveList, from: Square, to: Square, kind: MoveKind) {
+        for piece in [
             PieceKind::Queen,
             PieceKind::OnePointQueen,
             PieceKind::Rook,
             PieceKind::Bishop,
             PieceKind::Knight,
         ] {
-            if self.rules.may_promote_to(kind) {
+            if self.rules.may_promote_to(piece) {
                 out.push(Move {
                     from,
                     to,
-                    kind: MoveKind::Normal,
-                    promotion: kind as u8,
+                    kind,
+                    promotion: piece as u8,
                 });
             }
         }
@@ -230,8 +239,17 @@ impl Position {
                     kind: MoveKind::EnPassant,
                     promotion: 0,
                 };
-                // Promotion by en passant cannot arise: the target is next to a home rank.
-                if !test_legal || self.leaves_king_safe(mv, s) {
+                if test_legal && !self.leaves_king_safe(mv, s) {
+                    continue;
+                }
+                // A double step past a pawn standing one rank short of its promotion rank (a
+                // Red pawn on d10 beside Blue's b11-d11 in Teams) is taken onto that rank.
+                let promo_rank = self.rules.promotion_rank as i16 - 1;
+                if self.geometry.relative_rank(seat, target) == promo_rank
+                    || self.on_opponents_back_rank(seat, target)
+                {
+                    self.push_promotions(out, from, target, MoveKind::EnPassant);
+                } else {
                     out.push(mv);
                 }
             }

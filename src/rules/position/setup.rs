@@ -45,6 +45,10 @@ impl Position {
         let c = g.corner() as i16;
         let last = g.size() as i16 - 1;
         for seat in Seat::ALL {
+            if rules.absent_seats & (1 << seat.index()) != 0 {
+                pos.status[seat.index()] = SeatStatus::Out;
+                continue;
+            }
             let order = match (seat, classic) {
                 (Seat::Red, _) => queen_king,
                 (Seat::Yellow, _) => king_queen,
@@ -68,17 +72,44 @@ impl Position {
         Ok(pos)
     }
 
-    /// A position from a setup name (`4PC`, `4PCo`) or a full FEN4 text.
+    /// A position from a setup name (`4PC`, `4PCo`, any case) or a full FEN4 text; surrounding
+    /// whitespace is ignored. Empty text is an error: a blank `--fen4` or `StartFen4` is more
+    /// likely a mistake than a request for the standard start.
     pub fn from_setup(setup: &str, rules: &RuleSet) -> Result<Position, SetupError> {
         match setup.trim() {
-            "4PC" | "" => Position::standard(rules, false),
-            "4PCo" => Position::standard(rules, true),
+            "" => Err(SetupError::EmptySetup),
+            name if name.eq_ignore_ascii_case("4PC") => {
+                Position::named_start(rules, "4PC", Geometry::FOUR_PLAYER, false)
+            }
+            name if name.eq_ignore_ascii_case("4PCo") => {
+                Position::named_start(rules, "4PCo", Geometry::FOUR_PLAYER, true)
+            }
+            name if name.eq_ignore_ascii_case("Quatro") => {
+                Position::named_start(rules, "Quatro", Geometry::QUATRO, false)
+            }
             text => {
                 let record = crate::rules::fen4::parse(text)
                     .map_err(|e| SetupError::UnknownSetup(format!("{text}: {e}")))?;
                 Position::from_fen4(&record, rules)
             }
         }
+    }
+
+    /// A named start, refused on a board it was not made for.
+    fn named_start(
+        rules: &RuleSet,
+        name: &str,
+        board: Geometry,
+        classic: bool,
+    ) -> Result<Position, SetupError> {
+        if rules.geometry != board {
+            return Err(SetupError::SetupForOtherBoard {
+                setup: name.to_string(),
+                setup_squares: board.square_count(),
+                rules_squares: rules.geometry.square_count(),
+            });
+        }
+        Position::standard(rules, classic)
     }
 
     /// A position from a piece list (`(seat, kind, "e4")`), for tests and custom setups: no
@@ -116,7 +147,11 @@ impl Position {
         }
         if piece.kind == PieceKind::King {
             if self.kings[seat] != 0 {
-                return Err(SetupError::TwoKings { seat: piece.seat });
+                return Err(SetupError::TwoKings {
+                    seat: piece.seat,
+                    first: Geometry::name(self.kings[seat]),
+                    second: Geometry::name(sq),
+                });
             }
             self.kings[seat] = sq;
         }

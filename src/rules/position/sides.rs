@@ -1,4 +1,4 @@
-//! Who opposes whom: the seats a seat attacks and may capture (in Teams partners are spared),
+//! Who opposes whom: the seats a seat attacks and may capture (partners are spared),
 //! and which pieces are capturable at all.
 
 use super::Position;
@@ -6,29 +6,22 @@ use crate::rules::geometry::Seat;
 use crate::rules::piece::{is_piece, seat_of, DEAD};
 
 impl Position {
-    /// Seats whose live pieces attack `seat` (all others; in Teams the two opponents).
+    /// Seats whose live pieces attack `seat`: all but its friends (partners, or the other
+    /// colour of the same player).
     #[inline(always)]
     pub(super) fn enemy_mask(&self, seat: usize) -> u8 {
-        if self.rules.teams {
-            (1 << ((seat + 1) & 3)) | (1 << ((seat + 3) & 3))
-        } else {
-            0x0F & !(1 << seat)
-        }
+        0x0F & !self.rules.friends[seat]
     }
 
-    /// Seats whose pieces `seat` may not capture (itself and, in Teams, its partner).
+    /// Seats whose pieces `seat` may not capture: itself and its friends.
     #[inline(always)]
     pub(super) fn friendly_mask(&self, seat: usize) -> u8 {
-        if self.rules.teams {
-            (1 << seat) | (1 << ((seat + 2) & 3))
-        } else {
-            1 << seat
-        }
+        self.rules.friends[seat]
     }
 
-    /// Whether `attacker` and `victim` are opponents (in Teams partners are not).
+    /// Whether `a` and `b` are opponents (neither the same seat nor friends).
     pub fn are_opponents(&self, a: Seat, b: Seat) -> bool {
-        a != b && (!self.rules.teams || a.partner() != b)
+        (self.rules.friends[a.index()] >> b.index()) & 1 == 0
     }
 
     /// Dead pieces belong to nobody: anyone may take them where the rules allow it, even
