@@ -772,28 +772,10 @@ impl Game {
         Ok(self.report_without_move(claimer, Vec::new(), self.end))
     }
 
-    /// No player still in play can mate, as the site judges it (`docs/scoring.md`): no pawn,
-    /// rook or queen of either kind is left to any of them, and either every one has a lone
-    /// king (seed 002 rule 10; `ffa/cc_game_0134`), or one player is still active and has a
-    /// single bishop or knight against walking kings (`ffa/cc_game_0100`, `cc_game_0091`: the
-    /// game ends when the second-last active player resigns). A king and a minor piece against
-    /// another active king is not enough: the site plays on (`ffa/cc_game_0091` from ply 442,
-    /// `cc_game_0192_4pco` from ply 212).
+    /// No player still in play can mate, as the site judges it (see
+    /// `Position::insufficient_material`).
     pub fn insufficient_material(&self) -> bool {
-        let mut minors = 0;
-        for seat in self.position.seats_in_play() {
-            for &sq in self.position.pieces_of(seat) {
-                match self.position.piece_at(sq) {
-                    Some(p) if p.dead || p.kind == PieceKind::King => {}
-                    Some(p) if matches!(p.kind, PieceKind::Bishop | PieceKind::Knight) => {
-                        minors += 1;
-                    }
-                    Some(_) => return false,
-                    None => {}
-                }
-            }
-        }
-        minors == 0 || (minors == 1 && self.active_seats().len() == 1)
+        self.position.insufficient_material()
     }
 
     /// The final (or current) standing under the rule set.

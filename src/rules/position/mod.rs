@@ -8,6 +8,7 @@
 mod attacks;
 mod directions;
 mod fen4;
+mod insufficient;
 mod legal;
 mod make;
 mod movegen;
