@@ -31,8 +31,7 @@ pub const DEFAULT_SPEC: &str = "teams EnPassant";
 /// Build the position for `arbiter perft DEPTH [--fen4 F] [--ruleset R]`: `ruleset_spec` is a
 /// preset name optionally followed by rule variants (`"ffa EnPassant=next"`; `None` means
 /// [`DEFAULT_SPEC`]), `setup` is `4PC`, `4PCo`, `Quatro` or a FEN4 text (`None` means the rule
-/// set's default setup; an empty
-/// text is an error, not the standard start).
+/// set's own start; an empty text is an error, not the standard start).
 pub fn start_position(
     ruleset_spec: Option<&str>,
     setup: Option<&str>,

@@ -104,42 +104,4 @@ impl Position {
         }
         found
     }
-
-    /// Whether live pieces of `by` attack `sq`, and if so whether a line piece (bishop, rook,
-    /// queen) is among them. No allocation: used after every replayed move.
-    pub fn attack_by_seat(&self, sq: Square, by: Seat) -> Option<bool> {
-        let b = &self.board;
-        let s = by.index();
-        let live = |c: u8| is_live(c) && seat_of(c) == s;
-        let mut attacked = false;
-        for (i, &d) in ALL_DIRECTIONS.iter().enumerate() {
-            let orth = i < 4;
-            let mut t = step(sq, d);
-            let mut dist = 1;
-            while b[t as usize] == EMPTY {
-                t = step(t, d);
-                dist += 1;
-            }
-            let c = b[t as usize];
-            if !live(c) {
-                continue;
-            }
-            let k = kind_of(c);
-            if (orth && slides_orthogonally(k)) || (!orth && slides_diagonally(k)) {
-                return Some(true);
-            }
-            if dist == 1
-                && (k == KING || (!orth && k == PAWN && pawn_capture_steps(s).contains(&-d)))
-            {
-                attacked = true;
-            }
-        }
-        if !attacked {
-            attacked = KNIGHT_JUMPS.iter().any(|&j| {
-                let c = b[step(sq, j) as usize];
-                live(c) && kind_of(c) == KNIGHT
-            });
-        }
-        attacked.then_some(false)
-    }
 }
