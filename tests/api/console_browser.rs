@@ -139,6 +139,29 @@ async fn body_text(client: &Client) -> String {
     text_of(client, "body").await
 }
 
+/// Waits until the page's text contains `needle` and returns the text: right after a click that
+/// submits a form the old page can still be showing, and the sign-in form and the queue share
+/// one address.
+async fn wait_for_text(client: &Client, needle: &str) -> String {
+    wait_for_text_in(client, "body", needle).await
+}
+
+/// Waits until the element at `css` holds `needle` and returns its text.
+async fn wait_for_text_in(client: &Client, css: &str, needle: &str) -> String {
+    let started = Instant::now();
+    loop {
+        let text = text_of(client, css).await;
+        if text.contains(needle) {
+            return text;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{css} never showed {needle:?}:\n{text}"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Waits until the browser shows the page at `path` (after a key press that navigates).
 async fn wait_for_path(client: &Client, path: &str) {
     let started = Instant::now();
@@ -251,17 +274,12 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
 
     // A game server's token does not open the console.
     sign_in(&client, &base, &game_server).await;
-    let refused = body_text(&client).await;
-    assert!(
-        refused.contains("only admin tokens sign in here"),
-        "{refused}"
-    );
+    wait_for_text(&client, "only admin tokens sign in here").await;
 
     // Sign in; the queue lists both cases.
     sign_in(&client, &base, &admin).await;
     wait_for_path(&client, "/admin/").await;
-    let queue = body_text(&client).await;
-    assert!(queue.contains("Signed in as mod_anna"), "{queue}");
+    let queue = wait_for_text(&client, "Signed in as mod_anna").await;
     assert!(
         queue.contains(&format!("Case {case}")) && queue.contains(&format!("Case {checked_case}"))
     );
@@ -288,18 +306,13 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
     let selected = text_of(&client, "tr.selected td:first-child").await;
     assert_eq!(selected, format!("Case {case}"));
     press(&client, "c").await;
-    let claimed = text_of(&client, "p.flash").await;
-    assert!(
-        claimed.contains(&format!("You hold case {case} until")),
-        "{claimed}"
-    );
+    wait_for_text_in(&client, "p.flash", &format!("You hold case {case} until")).await;
     press(&client, "j").await;
     press(&client, "o").await;
     wait_for_path(&client, &format!("/admin/cases/{case}")).await;
 
     // The case page: the flagged line in its chat, the ladder's suggestion, the form.
-    let page = body_text(&client).await;
-    assert!(page.contains("learn to play noob"), "{page}");
+    let page = wait_for_text(&client, "learn to play noob").await;
     assert!(page.contains("The ladder suggests"), "{page}");
     assert_labelled(&client, "case").await;
     save_screenshot(&client, "case").await;
@@ -333,11 +346,8 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
         .click()
         .await
         .expect("decide");
-    let decided = text_of(&client, "p.flash").await;
-    assert!(
-        decided.contains(&format!("Case {case} is decided: chat ban until")),
-        "{decided}"
-    );
+    let decided = format!("Case {case} is decided: chat ban until");
+    wait_for_text_in(&client, "p.flash", &decided).await;
     assert!(modlog_kinds(app).iter().any(|k| k == "decision"));
     let standing = app
         .get(
@@ -436,8 +446,7 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
         .click()
         .await
         .expect("click");
-    let forged = body_text(&client).await;
-    assert!(forged.contains("Reload the page and try again"), "{forged}");
+    wait_for_text(&client, "Reload the page and try again").await;
 
     // Sign out, sign in again, then let the session expire.
     client
@@ -452,9 +461,10 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
         .click()
         .await
         .expect("sign out");
-    assert!(body_text(&client).await.contains("You are signed out."));
+    wait_for_text(&client, "You are signed out.").await;
     sign_in(&client, &base, &admin).await;
     wait_for_path(&client, "/admin/").await;
+    wait_for_text(&client, "Signed in as mod_anna").await;
     {
         let mut conn = app.state.pool.get().expect("connection");
         diesel::update(console_sessions::table)
