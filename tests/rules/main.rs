@@ -9,3 +9,4 @@ mod properties;
 mod real_games;
 mod scoring;
 mod seed_presets;
+mod support;

@@ -2,18 +2,11 @@
 
 use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd};
 use arbiter::rules::geometry::Seat::{self, Blue, Green, Red, Yellow};
-use arbiter::rules::piece::PieceKind::{self, *};
+use arbiter::rules::piece::PieceKind::*;
 use arbiter::rules::position::{MoveList, Position, SeatStatus};
 use arbiter::rules::ruleset::RuleSet;
 
-fn play(game: &mut Game, text: &str) -> arbiter::rules::game::PlyReport {
-    let mv = game
-        .legal_moves()
-        .into_iter()
-        .find(|m| m.coordinate_text() == text)
-        .unwrap_or_else(|| panic!("{text} is not legal for {}", game.to_move()));
-    game.play(mv).expect("legal")
-}
+use crate::support::{custom_with_out as custom, play};
 
 fn legal(position: &Position) -> Vec<String> {
     let mut list = MoveList::new();
@@ -23,11 +16,6 @@ fn legal(position: &Position) -> Vec<String> {
 
 fn start(rules: RuleSet) -> Game {
     let position = Position::standard(&rules, false).expect("start");
-    Game::new(rules, position)
-}
-
-fn custom(rules: RuleSet, turn: Seat, pieces: &[(Seat, PieceKind, &str)], out: &[Seat]) -> Game {
-    let position = Position::from_pieces(&rules, turn, pieces, out).expect("position");
     Game::new(rules, position)
 }
 

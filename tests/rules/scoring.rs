@@ -2,25 +2,13 @@
 //! small constructed position, checking the points and the rule the award names.
 
 use arbiter::rules::award::ScoringRule;
-use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd, PlyReport};
+use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd};
 use arbiter::rules::geometry::Seat::{self, Blue, Green, Red, Yellow};
-use arbiter::rules::piece::PieceKind::{self, *};
+use arbiter::rules::piece::PieceKind::*;
 use arbiter::rules::position::{Position, SeatStatus};
 use arbiter::rules::ruleset::{ReducedCheckBonus, RuleSet};
 
-fn play(game: &mut Game, text: &str) -> PlyReport {
-    let mv = game
-        .legal_moves()
-        .into_iter()
-        .find(|m| m.coordinate_text() == text)
-        .unwrap_or_else(|| panic!("{text} is not legal for {}", game.to_move()));
-    game.play(mv).expect("legal")
-}
-
-fn custom(rules: RuleSet, turn: Seat, pieces: &[(Seat, PieceKind, &str)]) -> Game {
-    let position = Position::from_pieces(&rules, turn, pieces, &[]).expect("position");
-    Game::new(rules, position)
-}
+use crate::support::{custom, play};
 
 /// The site's FFA with its usual `DeadKingWalking` variant.
 fn site() -> RuleSet {

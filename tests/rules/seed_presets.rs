@@ -5,19 +5,16 @@
 use std::path::Path;
 
 use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd, GameError};
-use arbiter::rules::geometry::Seat::{self, Blue, Green, Red, Yellow};
+use arbiter::rules::geometry::Seat::{Blue, Green, Red, Yellow};
 use arbiter::rules::perft::{perft, start_position};
-use arbiter::rules::piece::PieceKind::{self, *};
+use arbiter::rules::piece::PieceKind::*;
 use arbiter::rules::position::{Position, SeatStatus};
 use arbiter::rules::replay;
 use arbiter::rules::ruleset::RuleSet;
 
-const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4/presets");
+use crate::support::{custom, play};
 
-fn custom(rules: RuleSet, turn: Seat, pieces: &[(Seat, PieceKind, &str)]) -> Game {
-    let position = Position::from_pieces(&rules, turn, pieces, &[]).expect("position");
-    Game::new(rules, position)
-}
+const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4/presets");
 
 fn moves_from(game: &Game, from: &str) -> Vec<String> {
     let mut moves: Vec<String> = game
@@ -28,15 +25,6 @@ fn moves_from(game: &Game, from: &str) -> Vec<String> {
         .collect();
     moves.sort();
     moves
-}
-
-fn play(game: &mut Game, text: &str) {
-    let mv = game
-        .legal_moves()
-        .into_iter()
-        .find(|m| m.coordinate_text() == text)
-        .unwrap_or_else(|| panic!("{text} is not legal for {}", game.to_move()));
-    game.play(mv).expect("legal");
 }
 
 /// Perft from each preset's own start (4 Man Chess on `4PCo`, Quatro on its board). Depth 1 is
