@@ -1,7 +1,7 @@
 //! The rooms of `src/` import one way: `cli -> api -> config -> store -> archive -> conduct ->
-//! (moderation | chat) -> rules`, each only from the rooms below it, never sideways or up; the
-//! pure rooms touch no database, network, file or HTTP crate; the modules of `store` form no
-//! import circle. Read from the source text (`crate::room` paths), so a test of the build
+//! (moderation | chat | collusion | simulation) -> rules`, each only from the rooms below it,
+//! never sideways or up; the pure rooms touch no database, network, file or HTTP crate; the
+//! modules of `store` form no import circle. Read from the source text (`crate::room` paths), so a test of the build
 //! itself rather than of its behaviour.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,6 +12,8 @@ const ROOMS: &[(&str, u32)] = &[
     ("rules", 0),
     ("chat", 1),
     ("moderation", 1),
+    ("collusion", 1),
+    ("simulation", 1),
     ("conduct", 2),
     ("archive", 3),
     ("store", 4),
@@ -21,7 +23,15 @@ const ROOMS: &[(&str, u32)] = &[
 ];
 
 /// Rooms free of I/O: none of these may appear in their code (tests excepted).
-const PURE: &[&str] = &["rules", "chat", "moderation", "conduct", "archive"];
+const PURE: &[&str] = &[
+    "rules",
+    "chat",
+    "moderation",
+    "collusion",
+    "simulation",
+    "conduct",
+    "archive",
+];
 const IO_CRATES: &[&str] = &[
     "diesel",
     "actix",

@@ -1,0 +1,1 @@
+//! Simulated FFA play: PURE, seeded (no I/O). Filled in by issue #25.
