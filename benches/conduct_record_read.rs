@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use arbiter::archive::AbortPreset;
 use arbiter::archive::{prepare_with, PreparedGame, Submission};
-use arbiter::cli::import::{import_sources_with, Source};
+use arbiter::cli::import::{import_sources_with, ImportChecks, Source};
 use arbiter::conduct::{admin_view, ConductPolicy};
 use arbiter::config::Settings;
 use arbiter::moderation::ModerationPolicy;
@@ -67,8 +67,10 @@ fn import(
         conn,
         sources,
         AbortPreset::Seed001,
-        None,
-        policy,
+        ImportChecks {
+            conduct: policy,
+            ..ImportChecks::default()
+        },
         1000,
         0,
         |_| {},
@@ -104,6 +106,7 @@ fn split(
                     AbortPreset::Seed001,
                     None,
                     conduct,
+                    None,
                 )
                 .ok()
             })

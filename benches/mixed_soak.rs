@@ -87,7 +87,7 @@ fn seed(settings: &Settings, pool: &store::DbPool) -> (String, String) {
             .map(|&n| {
                 let submission: Submission =
                     serde_json::from_value(json!({ "pgn4": seeded_text(n) })).expect("body");
-                prepare_with(submission, AbortPreset::Seed001, None, None).expect("valid")
+                prepare_with(submission, AbortPreset::Seed001, None, None, None).expect("valid")
             })
             .collect();
         games::insert_batch(&mut conn, &prepared, &moderation, store::now()).expect("seeded");

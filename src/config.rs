@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::archive::ArchiveSettings;
 pub use crate::chat::{ChatSettings, MAX_CHAT_WINDOW_GAMES};
+pub use crate::collusion::CollusionSettings;
 pub use crate::conduct::{ConductSettings, MAX_CONDUCT_APPLY_BATCH, MAX_CONDUCT_APPLY_INTERVAL_MS};
 pub use crate::store::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
 
@@ -37,6 +38,7 @@ pub struct Settings {
     pub archive: ArchiveSettings,
     pub chat: ChatSettings,
     pub conduct: ConductSettings,
+    pub collusion: CollusionSettings,
     pub moderation: ModerationSettings,
     pub metrics: MetricsSettings,
     pub webhooks: WebhookSettings,
@@ -378,6 +380,9 @@ impl Settings {
                 "conduct.apply_batch",
                 &format!("must be between 1 and {MAX_CONDUCT_APPLY_BATCH}"),
             ));
+        }
+        if let Some((key, message)) = self.collusion.policy().problem() {
+            return Err(bad(key, message));
         }
         self.metrics.validate(self.server.listen)?;
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {

@@ -44,6 +44,12 @@ fuzz_target!(
         policy: &fixture.policy,
     };
     let preset = if data.len() % 2 == 0 { AbortPreset::Seed000 } else { AbortPreset::Seed001 };
-    let _ = archive::prepare_with(submission, preset, Some(&review), Some(&fixture.conduct));
+    let _ = archive::prepare_with(
+        submission,
+        preset,
+        Some(&review),
+        Some(&fixture.conduct),
+        None,
+    );
 }
 );

@@ -10,6 +10,7 @@ use super::error::ApiError;
 use super::metrics::Metrics;
 use super::sqlite_writer::{SqliteWriter, WriteLine};
 use crate::chat::{Analyzer, AnalyzerError};
+use crate::collusion::CollusionPolicy;
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::moderation::{DecisionPresets, ModerationPolicy};
@@ -30,6 +31,8 @@ pub struct AppState {
     pub chat: Arc<Analyzer>,
     /// The conduct policy (`config/conduct.toml`, built in).
     pub conduct: Arc<ConductPolicy>,
+    /// The collusion policy (`[collusion]`).
+    pub collusion: Arc<CollusionPolicy>,
     /// The moderation policy (`[moderation] policy_file`, else the built-in one).
     pub moderation: Arc<ModerationPolicy>,
     /// Decision presets (`[moderation] presets_file`, else the built-in ones).
@@ -57,6 +60,7 @@ pub enum StateError {
 impl AppState {
     pub fn new(settings: Settings, pool: DbPool) -> Result<AppState, StateError> {
         let player_tokens = PlayerTokenVerifier::from_settings(&settings.auth).map(Arc::new);
+        let collusion = Arc::new(settings.collusion.policy());
         let moderation = settings
             .moderation
             .load_policy()
@@ -84,6 +88,7 @@ impl AppState {
             player_tokens,
             chat: Analyzer::shared()?,
             conduct: Arc::new(ConductPolicy::default()),
+            collusion,
             moderation: Arc::new(moderation),
             presets: Arc::new(presets),
             webhooks_wake: Arc::new(tokio::sync::Notify::new()),

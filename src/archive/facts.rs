@@ -6,7 +6,6 @@ use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};
 use super::submission::{ChatChannel, EventInput, EventKind, SeatColour, SeatInput};
 use crate::conduct::abort::Abort;
 use crate::rules::game::{EliminationCause, GameEnd};
-use crate::rules::piece::PieceKind;
 use crate::rules::replay::{Replay, TagResult};
 use crate::rules::ruleset::Scoring;
 
@@ -212,30 +211,8 @@ pub(super) fn seat_facts(
 /// `taken[a][b]`: points seat `a` scored by capturing seat `b`'s live pieces (a walking king
 /// counts as the king's value) and by mating `b`. Zero in games without points.
 pub fn points_taken(replay: &Replay) -> [[i32; 4]; 4] {
-    let mut taken = [[0; 4]; 4];
     if replay.rules.scoring == Scoring::Teams {
-        return taken;
+        return [[0; 4]; 4];
     }
-    let mut before = [0i32; 4];
-    for ply in &replay.plies {
-        let mover = ply.mover.index();
-        let gained = ply.points_after[mover] - before[mover];
-        if let Some(piece) = ply.captured {
-            if !piece.dead && gained > 0 {
-                let value = if piece.kind == PieceKind::King {
-                    replay.rules.mate_points
-                } else {
-                    piece.kind.ffa_value()
-                };
-                taken[mover][piece.seat.index()] += value.min(gained);
-            }
-        }
-        for e in &ply.eliminations {
-            if let (EliminationCause::Mated, Some(by)) = (e.cause, e.by) {
-                taken[by.index()][e.seat.index()] += replay.rules.mate_points;
-            }
-        }
-        before = ply.points_after;
-    }
-    taken
+    crate::collusion::interaction::points_taken(replay)
 }

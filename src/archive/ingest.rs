@@ -2,8 +2,9 @@
 //!
 //! `prepare` replays the PGN4 with the rules core, checks every other part of the submission
 //! against the replay (`validate`) and derives the rows to store (`facts`), the chat review
-//! (`chat_review`) and the seats' conduct outcomes (`conduct`). On failure it returns an
-//! `IngestError` naming the offending field. Nothing here touches storage.
+//! (`chat_review`), the seats' conduct outcomes (`conduct`) and the collusion statistics. On
+//! failure it returns an `IngestError` naming the offending field. Nothing here touches
+//! storage.
 
 use std::sync::Arc;
 
@@ -20,6 +21,7 @@ use super::facts::{
 };
 use super::submission::{content_hash, Submission};
 use super::validate::{check_chat, check_events, game_number, seats_for};
+use crate::collusion::{interactions, CollusionPolicy, GameInteractions};
 use crate::conduct::abort::{self, AbortContext, AbortPreset, TimeControl};
 use crate::conduct::{self, ConductPolicy};
 use crate::rules::replay;
@@ -41,20 +43,32 @@ pub struct PreparedGame {
     pub window: Option<WindowCheck>,
     /// The seats' conduct outcomes (none when conduct tracking is off).
     pub conduct: Option<ConductOutcomes>,
+    /// What each player did to each opponent (none when collusion statistics are off, and for
+    /// games other than FFA and Solo).
+    pub collusion: Option<CollusionFacts>,
+}
+
+/// A game's collusion statistics with the policy they are judged by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollusionFacts {
+    pub interactions: GameInteractions,
+    pub policy: Arc<CollusionPolicy>,
 }
 
 /// Validates the submission by replaying it and derives the stored facts (no chat analysis).
 pub fn prepare(submission: Submission, preset: AbortPreset) -> Result<PreparedGame, IngestError> {
-    prepare_with(submission, preset, None, None)
+    prepare_with(submission, preset, None, None, None)
 }
 
-/// As [`prepare`], and analyses the chat against the same replay when `review` is given, and
-/// computes the seats' conduct outcomes when `conduct` is given.
+/// As [`prepare`], and analyses the chat against the same replay when `review` is given,
+/// computes the seats' conduct outcomes when `conduct` is given, and the collusion statistics
+/// when `collusion` is given.
 pub fn prepare_with(
     submission: Submission,
     preset: AbortPreset,
     review: Option<&ChatReview<'_>>,
     conduct: Option<&Arc<ConductPolicy>>,
+    collusion: Option<&Arc<CollusionPolicy>>,
 ) -> Result<PreparedGame, IngestError> {
     let replay = replay::replay(&submission.pgn4).map_err(replay_error)?;
     let plies = replay.plies.len();
@@ -147,6 +161,12 @@ pub fn prepare_with(
             policy: Arc::clone(policy),
         }
     });
+    let collusion = collusion.and_then(|policy| {
+        Some(CollusionFacts {
+            interactions: interactions(&replay)?,
+            policy: Arc::clone(policy),
+        })
+    });
     Ok(PreparedGame {
         game: GameFacts {
             site_game_id,
@@ -172,6 +192,7 @@ pub fn prepare_with(
         reports,
         window,
         conduct,
+        collusion,
     })
 }
 

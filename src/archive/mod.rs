@@ -25,7 +25,7 @@ pub use chat_review::{severity_name, ChatReview, FlagFacts, ReportFacts, WindowC
 pub use conduct::{conduct_outcomes, ConductInput, ConductOutcomes, StoredEvent};
 pub use error::{replay_error, IngestError};
 pub use facts::{points_taken, ChatRow, EventRow, GameFacts, SeatFacts};
-pub use ingest::{prepare, prepare_with, PreparedGame};
+pub use ingest::{prepare, prepare_with, CollusionFacts, PreparedGame};
 pub use settings::ArchiveSettings;
 pub use submission::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,

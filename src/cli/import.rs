@@ -14,6 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::archive::AbortPreset;
 use crate::archive::{prepare_with, ChatReview, PreparedGame, Submission};
+use crate::collusion::CollusionPolicy;
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::store::games::{self, StoreOutcome};
@@ -86,12 +87,19 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
         .conduct
         .enabled
         .then(|| Arc::new(ConductPolicy::default()));
+    let collusion = settings
+        .collusion
+        .enabled
+        .then(|| Arc::new(settings.collusion.policy()));
     let report = import_sources_with(
         &mut conn,
         sources,
         settings.archive.abort_rule,
-        Some(&review),
-        conduct.as_ref(),
+        ImportChecks {
+            review: Some(&review),
+            conduct: conduct.as_ref(),
+            collusion: collusion.as_ref(),
+        },
         args.batch,
         args.threads,
         |n| progress.inc(n),
@@ -139,19 +147,35 @@ pub fn import_sources(
     threads: usize,
     progress: impl FnMut(u64),
 ) -> anyhow::Result<ImportReport> {
-    import_sources_with(conn, sources, preset, None, None, batch, threads, progress)
+    import_sources_with(
+        conn,
+        sources,
+        preset,
+        ImportChecks::default(),
+        batch,
+        threads,
+        progress,
+    )
 }
 
-/// As [`import_sources`], analysing each game's chat with `review` (flags and automatic
-/// reports are written in the batch's transaction) and, with `conduct`, recording the seats'
-/// conduct outcomes and player records in the same transaction.
-#[allow(clippy::too_many_arguments)]
+/// What an import analyses besides storing the games; each is written in the batch's
+/// transaction.
+#[derive(Clone, Copy, Default)]
+pub struct ImportChecks<'a> {
+    /// Analyse each game's chat (flags and automatic reports).
+    pub review: Option<&'a ChatReview<'a>>,
+    /// Record the seats' conduct outcomes and player records.
+    pub conduct: Option<&'a Arc<ConductPolicy>>,
+    /// Keep the collusion statistics and raise their reports.
+    pub collusion: Option<&'a Arc<CollusionPolicy>>,
+}
+
+/// As [`import_sources`], with `checks`.
 pub fn import_sources_with(
     conn: &mut DbConnection,
     sources: impl Iterator<Item = Source>,
     preset: AbortPreset,
-    review: Option<&ChatReview<'_>>,
-    conduct: Option<&Arc<ConductPolicy>>,
+    checks: ImportChecks<'_>,
     batch: usize,
     threads: usize,
     mut progress: impl FnMut(u64),
@@ -167,7 +191,7 @@ pub fn import_sources_with(
     let mut pending: Vec<Prepared> = Vec::new();
     // Without a chat review no automatic report is raised; the built-in policy is never read.
     let default_policy = crate::moderation::ModerationPolicy::default();
-    let policy = review.map_or(&default_policy, |r| r.policy);
+    let policy = checks.review.map_or(&default_policy, |r| r.policy);
     loop {
         let chunk: Vec<Source> = sources.by_ref().take(batch).collect();
         if chunk.is_empty() && pending.is_empty() {
@@ -175,8 +199,7 @@ pub fn import_sources_with(
         }
         let to_write = std::mem::take(&mut pending);
         let (prepared, written) = std::thread::scope(|scope| {
-            let replaying =
-                scope.spawn(|| prepare_parallel(chunk, preset, review, conduct, threads));
+            let replaying = scope.spawn(|| prepare_parallel(chunk, preset, checks, threads));
             let written = write_batch(conn, to_write, policy);
             (replaying.join(), written)
         });
@@ -197,8 +220,7 @@ fn merge(into: &mut ImportReport, part: ImportReport) {
 fn prepare_parallel(
     chunk: Vec<Source>,
     preset: AbortPreset,
-    review: Option<&ChatReview<'_>>,
-    conduct: Option<&Arc<ConductPolicy>>,
+    checks: ImportChecks<'_>,
     threads: usize,
 ) -> Vec<Prepared> {
     if chunk.is_empty() {
@@ -218,8 +240,14 @@ fn prepare_parallel(
                     part.into_iter()
                         .map(|(label, text)| {
                             let prepared = text.and_then(|text| {
-                                prepare_with(Submission::from_pgn4(text), preset, review, conduct)
-                                    .map_err(|e| e.message)
+                                prepare_with(
+                                    Submission::from_pgn4(text),
+                                    preset,
+                                    checks.review,
+                                    checks.conduct,
+                                    checks.collusion,
+                                )
+                                .map_err(|e| e.message)
                             });
                             (label, prepared)
                         })

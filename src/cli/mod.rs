@@ -1,6 +1,7 @@
 //! The `arbiter` command line. Each subcommand is a variant of `Command` with its own
 //! function below; add new ones (replay, perft, import, ...) the same way.
 
+pub mod collusion;
 pub mod conduct;
 pub mod import;
 pub mod logging;
@@ -58,6 +59,12 @@ pub enum Command {
     /// Score the chat analyser on labelled files (CONDA CSV, FFA probe TSV or
     /// `label<TAB>text`): precision, recall and F1 per category.
     ChatEval(ChatEvalArgs),
+    /// Play seeded FFA games between bots with colluding pairs and print how many pairs
+    /// collusion detection finds, by kind and shared games (no database).
+    Simulate(collusion::SimulateArgs),
+    /// Collusion statistics of PGN4 files (no database).
+    #[command(subcommand)]
+    Collusion(collusion::CollusionCommand),
 }
 
 #[derive(Debug, Args)]
@@ -102,11 +109,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     if !matches!(cli.command, Command::Serve) {
         pipe::end_quietly_on_closed_pipe();
     }
-    // The rules and chat tools need neither configuration nor a database.
+    // The rules, chat and collusion tools need neither configuration nor a database.
     match &cli.command {
         Command::Replay(args) => return rules::replay_files(args),
         Command::Perft(args) => return rules::run_perft(args),
         Command::ChatEval(args) => return chat_eval(args),
+        Command::Simulate(args) => return collusion::simulate(args),
+        Command::Collusion(collusion::CollusionCommand::Scan(args)) => {
+            return collusion::scan(args)
+        }
         _ => {}
     }
     let settings = Settings::load(cli.config.as_deref())?;
@@ -120,7 +131,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             print!("{}", settings.to_redacted_toml());
             Ok(())
         }
-        Command::Replay(_) | Command::Perft(_) | Command::ChatEval(_) => {
+        Command::Replay(_)
+        | Command::Perft(_)
+        | Command::ChatEval(_)
+        | Command::Simulate(_)
+        | Command::Collusion(_) => {
             unreachable!("handled above")
         }
     }

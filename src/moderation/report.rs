@@ -228,7 +228,10 @@ pub fn validate_report(
     let limits = &policy.report;
     let mut problems = Vec::new();
 
-    if let Reporter::ChatAnalysis { score } | Reporter::ConductSignal { score } = report.reporter {
+    if let Reporter::ChatAnalysis { score }
+    | Reporter::ConductSignal { score }
+    | Reporter::CollusionAnalysis { score } = report.reporter
+    {
         if !(0.0..=1.0).contains(&score) {
             problems.push(ReportProblem::AutomaticScoreInvalid);
         }

@@ -297,15 +297,18 @@ pub enum ReportSource {
     Player,
     ChatAnalysis,
     ConductSignal,
+    /// Collusion statistics of a pair's shared games.
+    CollusionAnalysis,
     /// An admin opened the case about what they saw themselves.
     Admin,
 }
 
 impl ReportSource {
-    pub const ALL: [ReportSource; 4] = [
+    pub const ALL: [ReportSource; 5] = [
         ReportSource::Player,
         ReportSource::ChatAnalysis,
         ReportSource::ConductSignal,
+        ReportSource::CollusionAnalysis,
         ReportSource::Admin,
     ];
 }
@@ -319,6 +322,7 @@ pub enum Reporter {
     Player { player: PlayerId },
     ChatAnalysis { score: f64 },
     ConductSignal { score: f64 },
+    CollusionAnalysis { score: f64 },
     Admin { admin: PlayerId },
 }
 
@@ -328,6 +332,7 @@ impl Reporter {
             Reporter::Player { .. } => ReportSource::Player,
             Reporter::ChatAnalysis { .. } => ReportSource::ChatAnalysis,
             Reporter::ConductSignal { .. } => ReportSource::ConductSignal,
+            Reporter::CollusionAnalysis { .. } => ReportSource::CollusionAnalysis,
             Reporter::Admin { .. } => ReportSource::Admin,
         }
     }
@@ -352,9 +357,9 @@ impl Reporter {
     pub fn automatic_score(&self) -> Option<f64> {
         match self {
             Reporter::Player { .. } => None,
-            Reporter::ChatAnalysis { score } | Reporter::ConductSignal { score } => {
-                Some(unit(*score))
-            }
+            Reporter::ChatAnalysis { score }
+            | Reporter::ConductSignal { score }
+            | Reporter::CollusionAnalysis { score } => Some(unit(*score)),
             Reporter::Admin { .. } => Some(1.0),
         }
     }

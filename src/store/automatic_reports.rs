@@ -17,6 +17,7 @@ use crate::moderation::{ModerationPolicy, ReportSource};
 pub enum AutomaticSource {
     ChatAnalysis,
     ConductSignal,
+    CollusionAnalysis,
 }
 
 impl AutomaticSource {
@@ -24,6 +25,7 @@ impl AutomaticSource {
         match self {
             AutomaticSource::ChatAnalysis => "chat_analysis",
             AutomaticSource::ConductSignal => "conduct_signal",
+            AutomaticSource::CollusionAnalysis => "collusion_analysis",
         }
     }
 }
@@ -33,6 +35,8 @@ impl AutomaticSource {
 pub struct NewAutomaticReport<'a> {
     pub source: AutomaticSource,
     pub player: &'a str,
+    /// Players accused with `player` (the partner of a collusion finding); usually none.
+    pub also_accused: &'a [&'a str],
     /// The game whose ingest raised the report.
     pub game_id: i64,
     /// A review-queue reason code (`ReportReason` in snake case: `offensive_chat`,
@@ -140,8 +144,10 @@ pub fn insert(
             source: match report.source {
                 AutomaticSource::ChatAnalysis => ReportSource::ChatAnalysis,
                 AutomaticSource::ConductSignal => ReportSource::ConductSignal,
+                AutomaticSource::CollusionAnalysis => ReportSource::CollusionAnalysis,
             },
             player: report.player,
+            also_accused: report.also_accused,
             reason: report.reason,
             score: report.score,
             game_id: report.game_id,

@@ -267,6 +267,7 @@ pub fn case_facts(
                 admin: PlayerId(admin),
             },
             ("conduct_signal", None, None) => Reporter::ConductSignal { score },
+            ("collusion_analysis", None, None) => Reporter::CollusionAnalysis { score },
             _ => Reporter::ChatAnalysis { score },
         };
         let accuracy = match reporter_id {

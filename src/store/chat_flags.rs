@@ -92,6 +92,7 @@ pub fn insert_for_game(
             &NewAutomaticReport {
                 source: AutomaticSource::ChatAnalysis,
                 player: &report.player,
+                also_accused: &[],
                 game_id,
                 reason: report.reason,
                 rule: report.rule,
@@ -152,6 +153,7 @@ fn raise_window_reports(
                 &NewAutomaticReport {
                     source: AutomaticSource::ChatAnalysis,
                     player,
+                    also_accused: &[],
                     game_id,
                     reason: report.reason,
                     rule: window::RULE,

@@ -413,6 +413,26 @@ fn insert_rows(
         }
         (None, _) => {}
     }
+    if let Some(facts) = &prepared.collusion {
+        let seated = |i: usize| {
+            prepared
+                .seats
+                .iter()
+                .find(|s| s.seat.index() as usize == i)
+                .map(|s| s.player.as_str())
+        };
+        if let [Some(red), Some(blue), Some(yellow), Some(green)] = [0, 1, 2, 3].map(seated) {
+            super::collusion::record_game(
+                conn,
+                id,
+                [red, blue, yellow, green],
+                &facts.interactions,
+                &facts.policy,
+                policy,
+                now,
+            )?;
+        }
+    }
     Ok(id)
 }
 

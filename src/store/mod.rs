@@ -57,6 +57,7 @@ pub mod case_evidence;
 pub mod cases;
 pub mod chat_flags;
 pub mod claims;
+pub mod collusion;
 pub mod conduct;
 pub mod connection;
 pub mod console_sessions;

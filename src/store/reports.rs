@@ -564,6 +564,8 @@ pub struct AutomaticFiling<'a> {
     pub automatic_report_id: i64,
     pub source: ReportSource,
     pub player: &'a str,
+    /// Accused with `player` in the same report (each joins their own case).
+    pub also_accused: &'a [&'a str],
     pub reason: &'a str,
     pub score: f64,
     /// The raising game (archive id) and its supporting games.
@@ -612,7 +614,13 @@ pub fn file_automatic(
         .collect();
     supporting.sort_unstable();
     supporting.dedup();
-    let accused = [(player, filing.player.to_string())];
+    let mut accused = vec![(player, filing.player.to_string())];
+    for other in filing.also_accused {
+        let id = conn.transaction(|conn| super::players::id_or_create(conn, other, now))?;
+        if accused.iter().all(|(known, _)| *known != id) {
+            accused.push((id, (*other).to_string()));
+        }
+    }
     link(conn, report_id, &accused, &supporting)?;
     let numbers = cases::game_numbers(conn, &[filing.game_id])?;
     log_action(
@@ -622,7 +630,7 @@ pub fn file_automatic(
         &AuditAction::AutomaticReport {
             report: ReportId(report_id),
             source: filing.source,
-            accused: vec![PlayerId(player)],
+            accused: accused.iter().map(|(id, _)| PlayerId(*id)).collect(),
             reason,
             score,
             game: numbers.get(&filing.game_id).copied(),

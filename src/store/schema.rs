@@ -270,6 +270,49 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_pair_play (player, opponent, game_id) {
+        player -> Text,
+        opponent -> Text,
+        game_id -> BigInt,
+        seat_offset -> SmallInt,
+        turns -> Integer,
+        capture_chances -> Integer,
+        captures -> Integer,
+        check_chances -> Integer,
+        checks -> Integer,
+        gifts -> Integer,
+        points_taken -> Integer,
+        moments -> Text,
+    }
+}
+
+diesel::table! {
+    collusion_baselines (player) {
+        player -> Text,
+        tally -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    collusion_population (id) {
+        id -> Integer,
+        tally -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    collusion_reported (player_low, player_high) {
+        player_low -> Text,
+        player_high -> Text,
+        games -> BigInt,
+        automatic_report_id -> BigInt,
+        reported_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     webhook_subscriptions (id) {
         id -> BigInt,
         url -> Text,
@@ -400,6 +443,8 @@ diesel::table! {
 diesel::joinable!(console_sessions -> api_tokens (token_id));
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(game_pairs -> games (game_id));
+diesel::joinable!(game_pair_play -> games (game_id));
+diesel::joinable!(collusion_reported -> automatic_reports (automatic_report_id));
 diesel::joinable!(chat_flags -> games (game_id));
 diesel::joinable!(automatic_reports -> games (game_id));
 diesel::joinable!(automatic_report_games -> automatic_reports (report_id));
@@ -450,6 +495,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     archive_player_variants,
     archive_pairs,
     game_pairs,
+    game_pair_play,
+    collusion_baselines,
+    collusion_population,
+    collusion_reported,
     webhook_subscriptions,
     webhook_events,
     webhook_deliveries,

@@ -9,6 +9,12 @@ use serde_json::{json, Value};
 
 use crate::support::TestApp;
 
+/// Every game here is the same real game under a new number, so its four players would look
+/// like pairs who play identically again and again: collusion statistics are off.
+async fn spawn() -> TestApp {
+    TestApp::spawn_with(|s| s.collusion.enabled = false).await
+}
+
 const FFA_GAME: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/pgn4/ffa/cc_game_0016.pgn4"
@@ -65,7 +71,7 @@ fn games_of(app: &TestApp, report_id: i64) -> Vec<i64> {
 
 #[actix_web::test]
 async fn third_bad_game_in_the_window_raises_one_report_listing_every_game() {
-    let app = TestApp::spawn().await;
+    let app = spawn().await;
     let server = app.token(TokenRole::Server, "eu-1");
 
     let g1 = ingest(&app, &server, &game(1, true, None)).await;
@@ -116,7 +122,7 @@ async fn third_bad_game_in_the_window_raises_one_report_listing_every_game() {
 
 #[actix_web::test]
 async fn one_bad_game_among_many_raises_no_window_report() {
-    let app = TestApp::spawn().await;
+    let app = spawn().await;
     let server = app.token(TokenRole::Server, "eu-1");
     for n in 1..=8 {
         ingest(&app, &server, &game(n, n == 4, None)).await;
@@ -136,7 +142,7 @@ async fn one_bad_game_among_many_raises_no_window_report() {
 
 #[actix_web::test]
 async fn games_with_a_per_game_report_count_in_the_window() {
-    let app = TestApp::spawn().await;
+    let app = spawn().await;
     let server = app.token(TokenRole::Server, "eu-1");
     // Game 1 also has a severe line: it raises `severe_line` on its own.
     let g1 = ingest(

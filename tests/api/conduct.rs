@@ -276,7 +276,7 @@ fn store_generated_games(
     let mut conn = app.state.pool.get().expect("connection");
     for body in generated_games(seed, n, first_number) {
         let submission: Submission = serde_json::from_value(body).expect("submission");
-        let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(policy))
+        let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(policy), None)
             .expect("generated game is valid");
         games::insert(
             &mut conn,
@@ -812,7 +812,8 @@ async fn games_the_bulk_import_applied_are_passed_over_and_later_games_applied_o
         .into_iter()
         .map(|body| {
             let submission: Submission = serde_json::from_value(body).expect("submission");
-            prepare_with(submission, AbortPreset::Seed001, None, Some(&policy)).expect("valid")
+            prepare_with(submission, AbortPreset::Seed001, None, Some(&policy), None)
+                .expect("valid")
         })
         .collect();
     games::insert_batch(

@@ -8,6 +8,7 @@ mod admin_tokens;
 mod chat_check;
 mod chat_flags;
 mod chat_window;
+mod collusion;
 mod conduct;
 mod config_startup;
 mod console;

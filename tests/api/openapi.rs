@@ -165,7 +165,13 @@ async fn closed_sets_are_enums_equal_to_the_domain_values() {
     let outcomes = every_variant!(ReportOutcome: Upheld, DismissedUnjustified,
         DismissedNotActionable);
     assert_eq!(outcomes, ReportOutcome::ALL.to_vec());
-    let sources = every_variant!(ReportSource: Player, ChatAnalysis, ConductSignal, Admin);
+    let sources = every_variant!(
+        ReportSource: Player,
+        ChatAnalysis,
+        ConductSignal,
+        CollusionAnalysis,
+        Admin
+    );
     assert_eq!(sources, ReportSource::ALL.to_vec());
     let severities = every_variant!(Severity: Low, Medium, High, Critical);
     assert_eq!(severities, Severity::ALL.to_vec());

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod closed_pipe;
+mod collusion;
 mod import;
 mod rules;
 mod token;

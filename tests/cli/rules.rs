@@ -2,9 +2,10 @@
 
 use std::process::Command;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
+pub(crate) const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4");
 
-fn arbiter(args: &[&str]) -> (bool, String) {
+/// Runs the binary; (exit status success, stdout then stderr).
+pub(crate) fn arbiter(args: &[&str]) -> (bool, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(args)
         .output()

@@ -1,7 +1,9 @@
-//! Conduct: outcomes and qualifiers on real positions, per-player records, habit signals.
+//! Conduct: outcomes and qualifiers on real positions, per-player records, habit signals, and
+//! the collusion statistics of pairs.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod collusion;
 mod outcomes;
 mod record;
 mod signals;

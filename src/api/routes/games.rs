@@ -113,6 +113,11 @@ pub async fn ingest_game(
         .conduct
         .enabled
         .then(|| state.conduct.clone());
+    let collusion = state
+        .settings
+        .collusion
+        .enabled
+        .then(|| state.collusion.clone());
     let (analyzer, settings, policy) = (
         state.chat.clone(),
         state.settings.clone(),
@@ -125,7 +130,13 @@ pub async fn ingest_game(
             settings: &settings.chat,
             policy: &policy,
         };
-        archive::prepare_with(body.0, preset, Some(&review), conduct.as_ref())
+        archive::prepare_with(
+            body.0,
+            preset,
+            Some(&review),
+            conduct.as_ref(),
+            collusion.as_ref(),
+        )
     })
     .await??;
     let site_game_id = prepared.game.site_game_id.clone();

@@ -270,6 +270,7 @@ fn file_report(
         &NewAutomaticReport {
             source: AutomaticSource::ConductSignal,
             player: &raised.player,
+            also_accused: &[],
             game_id: raising,
             reason: CONDUCT_REPORT_REASON,
             rule,

@@ -1,0 +1,107 @@
+//! The text an admin reads on an automatic collusion report: the measure, what drives it, the
+//! account link and the surprising moments with their games and plies.
+
+use super::accounts::AccountLink;
+use super::interaction::{Moment, MomentKind};
+use super::score::{Direction, PairScore};
+use super::tally::Channel;
+
+/// A surprising moment of one shared game: `by` spared or fed `to`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MomentAt {
+    /// The site's game number.
+    pub game: String,
+    pub by: String,
+    pub to: String,
+    pub moment: Moment,
+}
+
+/// Drivers and moments listed in a summary.
+pub const DRIVERS_LISTED: usize = 4;
+pub const MOMENTS_LISTED: usize = 6;
+
+/// One paragraph: `first` and `second` in the order the score was computed.
+pub fn summary(
+    first: &str,
+    second: &str,
+    score: &PairScore,
+    link: &AccountLink,
+    moments: &[MomentAt],
+) -> String {
+    let mut out = format!(
+        "{first} / {second}, {} shared games: {} ({}), score {:.1} (p = {:.1e}).",
+        score.games,
+        score.pattern.as_str(),
+        match score.direction {
+            Direction::Both => "both ways".to_string(),
+            Direction::FirstToSecond => format!("{first} toward {second}"),
+            Direction::SecondToFirst => format!("{second} toward {first}"),
+        },
+        score.score,
+        score.p_value,
+    );
+    let drivers: Vec<String> = score
+        .drivers
+        .iter()
+        .filter(|d| d.trials > 0)
+        .take(DRIVERS_LISTED)
+        .map(|d| {
+            let (by, to) = match d.direction {
+                Direction::SecondToFirst => (second, first),
+                _ => (first, second),
+            };
+            let what = match d.channel {
+                Channel::Capture => format!(
+                    "took {to}'s free pieces on {} of {} chances",
+                    d.observed, d.trials
+                ),
+                Channel::Check => format!("checked {to} on {} of {} chances", d.observed, d.trials),
+                Channel::Gift => format!(
+                    "left pieces hanging to {to} on {} of {} moves",
+                    d.observed, d.trials
+                ),
+            };
+            format!("{by} {what} ({:.1} expected)", d.expected)
+        })
+        .collect();
+    if !drivers.is_empty() {
+        out.push(' ');
+        out.push_str(&drivers.join("; "));
+        out.push('.');
+    }
+    if link.shares_fingerprint() {
+        out.push_str(&format!(
+            " Same device fingerprint in {} and same network fingerprint in {} of the shared games.",
+            link.shared_device_games, link.shared_network_games
+        ));
+    }
+    if link.rating_to_first + link.rating_to_second > 0 {
+        out.push_str(&format!(
+            " Rating went from {first} to {second} in {} games and from {second} to {first} in {}.",
+            link.rating_to_second, link.rating_to_first
+        ));
+    }
+    if !moments.is_empty() {
+        let listed: Vec<String> = moments
+            .iter()
+            .take(MOMENTS_LISTED)
+            .map(|m| {
+                let piece = format!("{:?}", m.moment.piece).to_lowercase();
+                match m.moment.kind {
+                    MomentKind::SparedCapture => format!(
+                        "game {} ply {}: {} left {}'s free {piece}",
+                        m.game, m.moment.ply, m.by, m.to
+                    ),
+                    MomentKind::Gift => format!(
+                        "game {} ply {}: {} left a {piece} hanging to {}",
+                        m.game, m.moment.ply, m.by, m.to
+                    ),
+                }
+            })
+            .collect();
+        out.push_str(" Moments: ");
+        out.push_str(&listed.join("; "));
+        out.push('.');
+    }
+    out
+}

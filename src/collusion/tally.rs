@@ -1,0 +1,182 @@
+//! Running sums that summarise many games' [`PairPlay`]s per channel and seat geometry: enough
+//! to compute a rate, its expected count for any pair, and how much the counts spread from one
+//! game to the next. Sums add and subtract, so a player's baseline without one opponent is the
+//! player's tally minus the pair's, and a game's arrival is one addition.
+
+use serde::{Deserialize, Serialize};
+
+use super::interaction::{PairPlay, SeatGeometry};
+
+/// What is counted: trials (chances or turns) and successes (taken or given) per game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// Free captures: chances, captures taken.
+    Capture,
+    /// Checks: chances, checks given.
+    Check,
+    /// Gifts: turns, turns that left a piece hanging to this opponent.
+    Gift,
+}
+
+impl Channel {
+    pub const ALL: [Channel; 3] = [Channel::Capture, Channel::Check, Channel::Gift];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Capture => "capture",
+            Channel::Check => "check",
+            Channel::Gift => "gift",
+        }
+    }
+
+    /// (trials, successes) of one game.
+    pub fn counts(self, play: &PairPlay) -> (u32, u32) {
+        match self {
+            Channel::Capture => (play.capture_chances, play.captures),
+            Channel::Check => (play.check_chances, play.checks),
+            Channel::Gift => (play.turns, play.gifts),
+        }
+    }
+}
+
+/// Sums over (game, opponent) units of one channel: trials `n`, successes `o`, and the second
+/// moments that give the spread of `o - p n` for any rate `p`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sums {
+    pub units: u64,
+    pub trials: u64,
+    pub successes: u64,
+    pub trials_sq: u64,
+    pub successes_sq: u64,
+    pub cross: u64,
+}
+
+impl Sums {
+    pub fn add(&mut self, trials: u32, successes: u32) {
+        let (n, o) = (u64::from(trials), u64::from(successes));
+        self.units += 1;
+        self.trials += n;
+        self.successes += o;
+        self.trials_sq += n * n;
+        self.successes_sq += o * o;
+        self.cross += n * o;
+    }
+
+    pub fn plus(&self, other: &Sums) -> Sums {
+        Sums {
+            units: self.units + other.units,
+            trials: self.trials + other.trials,
+            successes: self.successes + other.successes,
+            trials_sq: self.trials_sq + other.trials_sq,
+            successes_sq: self.successes_sq + other.successes_sq,
+            cross: self.cross + other.cross,
+        }
+    }
+
+    /// These sums without `part` (saturating: a part is never larger than its whole).
+    pub fn minus(&self, part: &Sums) -> Sums {
+        Sums {
+            units: self.units.saturating_sub(part.units),
+            trials: self.trials.saturating_sub(part.trials),
+            successes: self.successes.saturating_sub(part.successes),
+            trials_sq: self.trials_sq.saturating_sub(part.trials_sq),
+            successes_sq: self.successes_sq.saturating_sub(part.successes_sq),
+            cross: self.cross.saturating_sub(part.cross),
+        }
+    }
+
+    /// `Σ (o - p n)²` over the units.
+    pub fn squared_residuals(&self, p: f64) -> f64 {
+        let (n2, o2, on) = (
+            self.trials_sq as f64,
+            self.successes_sq as f64,
+            self.cross as f64,
+        );
+        (o2 - 2.0 * p * on + p * p * n2).max(0.0)
+    }
+}
+
+/// Sums per channel and seat geometry: one player's baseline (against every opponent) or
+/// one ordered pair's record (what one did to the other).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games counted.
+    pub games: u64,
+    pub sums: [[Sums; 3]; 3],
+}
+
+impl Tally {
+    pub fn get(&self, channel: Channel, geometry: SeatGeometry) -> &Sums {
+        &self.sums[channel.index()][geometry.index()]
+    }
+
+    /// Adds one game's play toward one opponent sitting at `geometry`.
+    pub fn add(&mut self, play: &PairPlay, geometry: SeatGeometry) {
+        for channel in Channel::ALL {
+            let (n, o) = channel.counts(play);
+            self.sums[channel.index()][geometry.index()].add(n, o);
+        }
+    }
+
+    pub fn plus(&self, other: &Tally) -> Tally {
+        let mut out = *self;
+        out.games += other.games;
+        for (c, row) in out.sums.iter_mut().enumerate() {
+            for (g, sums) in row.iter_mut().enumerate() {
+                *sums = sums.plus(&other.sums[c][g]);
+            }
+        }
+        out
+    }
+
+    pub fn minus(&self, part: &Tally) -> Tally {
+        let mut out = *self;
+        out.games = out.games.saturating_sub(part.games);
+        for (c, row) in out.sums.iter_mut().enumerate() {
+            for (g, sums) in row.iter_mut().enumerate() {
+                *sums = sums.minus(&part.sums[c][g]);
+            }
+        }
+        out
+    }
+}
+
+/// A player's two baselines: what they did to their opponents, and what their opponents did
+/// to them (some players draw more captures, checks and gifts than others, whoever plays
+/// them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerTallies {
+    pub given: Tally,
+    pub received: Tally,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minus_undoes_plus_and_residuals_match_a_direct_sum() {
+        let units = [(10, 3), (4, 0), (7, 7), (0, 0)];
+        let mut all = Sums::default();
+        for (n, o) in units {
+            all.add(n, o);
+        }
+        let p = 0.4;
+        let direct: f64 = units
+            .iter()
+            .map(|&(n, o)| (f64::from(o) - p * f64::from(n)).powi(2))
+            .sum();
+        assert!((all.squared_residuals(p) - direct).abs() < 1e-9);
+        let mut part = Sums::default();
+        part.add(10, 3);
+        let rest = all.minus(&part);
+        assert_eq!(rest.trials, 11);
+        assert_eq!(rest.successes, 7);
+        assert_eq!(rest.plus(&part), all);
+    }
+}
