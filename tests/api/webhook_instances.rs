@@ -118,8 +118,18 @@ fn a_killed_service_delivers_its_pending_events_after_a_restart() {
     let receiver = Receiver::start_on(addr, &[]);
     let _second = start_with(&db.url, &FAST);
     assert_eq!(wait_for(&receiver, 3, Duration::from_secs(20)), 3);
+    // The receiver answers before the deliverer records the delivery: wait for the records.
     let mut conn = pool.get().expect("connection");
-    let page = webhook_outbox::deliveries_page(&mut conn, 1, None, 10).expect("deliveries");
+    let recorded = Instant::now();
+    let page = loop {
+        let page = webhook_outbox::deliveries_page(&mut conn, 1, None, 10).expect("deliveries");
+        if page.iter().all(|d| d.status == "delivered")
+            || recorded.elapsed() > Duration::from_secs(20)
+        {
+            break page;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     assert!(page.iter().all(|d| d.status == "delivered"), "{page:?}");
     assert!(
         page.iter().all(|d| d.attempts >= 2),
