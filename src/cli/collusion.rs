@@ -12,7 +12,9 @@ use clap::{Args, Subcommand};
 use super::pgn4_paths::pgn4_files;
 use crate::archive::submission::{SeatColour, SeatInput, Submission};
 use crate::collusion::evaluation::{evaluate, Evaluation, JudgedPair, BINS};
-use crate::collusion::{classify, interactions, link, CollusionPolicy, Ledger, SeatTrace};
+use crate::collusion::{
+    classify, interactions, link, rings, CollusionPolicy, Finding, Ledger, SeatTrace,
+};
 use crate::rules::replay::replay;
 use crate::simulation::{plan, CollusionKind, SimulatedGame, SimulationConfig};
 
@@ -36,6 +38,9 @@ pub struct SimulateArgs {
     /// Players who also play a second account at the same tables.
     #[arg(long, default_value_t = 40)]
     pub self_partnering: usize,
+    /// Rings of three players who all spare one another (their pairs count as sparing).
+    #[arg(long, default_value_t = 12)]
+    pub rings: usize,
     /// Games each colluding pair arranges together, assigned in turn.
     #[arg(long, value_delimiter = ',', default_value = "5,10,20,40")]
     pub arranged: Vec<u32>,
@@ -55,6 +60,9 @@ pub struct SimulateArgs {
 pub enum CollusionCommand {
     /// Score every pair of players in PGN4 files (FFA and Solo games) and list the findings.
     Scan(ScanArgs),
+    /// Give the stored FFA and Solo games without collusion statistics theirs (games stored
+    /// before `[collusion] enabled`), in played order, raising reports as the ingest would.
+    Backfill(super::collusion_backfill::BackfillArgs),
 }
 
 #[derive(Debug, Args)]
@@ -81,6 +89,7 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
         sparing_pairs: args.sparing,
         feeding_pairs: args.feeding,
         self_partnering: args.self_partnering,
+        rings: args.rings,
         arranged_games: args.arranged.clone(),
         max_rounds: args.max_rounds,
     };
@@ -92,8 +101,13 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
         write_games(dir, &games, planned.colluding())?;
     }
     let started = Instant::now();
+    let policy = CollusionPolicy::default();
     let mut ledger = Ledger::new();
     let mut seats = SharedSeats::new();
+    // As the service does, each of a game's pairs is judged after the game: a pair counts as
+    // found the first time it is a finding (with the line describing it then).
+    let mut first_found: HashMap<(String, String), (Finding, String)> = HashMap::new();
+    let lower = policy.threshold.min(policy.shared_fingerprint_threshold);
     for game in &games {
         let replayed = replay(&game.pgn4)
             .map_err(|e| anyhow::anyhow!("simulated game {}: {e}", game.site_game_id))?;
@@ -103,23 +117,42 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
         let names: [&str; 4] = std::array::from_fn(|s| game.seats[s].player.as_str());
         ledger.add_game(names, &found);
         record_seats(&mut seats, names, |s| trace_of(game, s));
+        for key in Ledger::pairs_at(names) {
+            if first_found.contains_key(&key) {
+                continue;
+            }
+            let Some(score) = ledger.score(&key, &policy) else {
+                continue;
+            };
+            if !score.reaches(lower, &policy) {
+                continue;
+            }
+            let link = link(seats.get(&key).map_or(&[][..], Vec::as_slice));
+            if let Some(finding) = classify(&score, &link, &policy) {
+                let line = describe(&key, &score, &link);
+                first_found.insert(key, (finding, line));
+            }
+        }
     }
-    let policy = CollusionPolicy::default();
     let truth: HashMap<(String, String), CollusionKind> = planned
         .colluding()
         .iter()
         .map(|p| (ordered(&p.first, &p.second), p.kind))
         .collect();
     let mut wrong = Vec::new();
+    let mut flagged = Vec::new();
     let judged: Vec<JudgedPair> = ledger
         .score_all(&policy)
         .into_iter()
         .map(|(key, score)| {
-            let link = link(seats.get(&key).map_or(&[][..], Vec::as_slice));
             let label = truth.get(&key).map(|k| k.as_str());
-            let finding = classify(&score, &link, &policy);
-            if label.is_none() && finding.is_some() {
-                wrong.push(describe(&key, &score, &link));
+            let first = first_found.get(&key);
+            let finding = first.map(|(f, _)| *f);
+            if let (None, Some((_, line))) = (label, first) {
+                wrong.push(line.clone());
+            }
+            if finding.is_some() {
+                flagged.push(key.clone());
             }
             JudgedPair {
                 label,
@@ -135,13 +168,14 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
         "{} games, {} players, {} colluding pairs (seed {}); played in {:.1} s, replayed and \
          scored in {:.1} s",
         games.len(),
-        ledger_players(&games),
+        ledger.player_count(),
         planned.colluding().len(),
         args.seed,
         played_in.as_secs_f64(),
         scored_in.as_secs_f64(),
     );
     print!("{}", table(&evaluation, &policy));
+    println!("{}", ring_line(&planned.rings(), &flagged));
     for line in wrong {
         println!("false positive: {line}");
     }
@@ -181,14 +215,30 @@ fn describe(
     )
 }
 
-fn ledger_players(games: &[SimulatedGame]) -> usize {
-    let mut names: Vec<&str> = games
+/// How many simulated rings the flagged pairs join into one group holding all three members,
+/// and how many groups of three or more hold no ring.
+fn ring_line(truth: &[[String; 3]], flagged: &[(String, String)]) -> String {
+    let found = rings(flagged, 3);
+    let whole = truth
         .iter()
-        .flat_map(|g| g.seats.iter().map(|s| s.player.as_str()))
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    names.len()
+        .filter(|ring| {
+            found
+                .iter()
+                .any(|f| ring.iter().all(|m| f.members.contains(m)))
+        })
+        .count();
+    let spurious = found
+        .iter()
+        .filter(|f| {
+            !truth
+                .iter()
+                .any(|ring| ring.iter().all(|m| f.members.contains(m)))
+        })
+        .count();
+    format!(
+        "rings: {whole} of {} found as one group of three or more; {spurious} other groups",
+        truth.len()
+    )
 }
 
 /// Plays every game of the plan on `threads` threads, in plan order.
@@ -253,8 +303,9 @@ fn table(e: &Evaluation, policy: &CollusionPolicy) -> String {
         }
     };
     out.push_str(&format!(
-        "\nrecall at threshold {:.1} (self-partnering {:.1} with a shared fingerprint), by \
-         shared games\n{:<18}",
+        "\nfound as the games arrive (each pair judged after every shared game, as the service \
+         does), at threshold {:.1} (self-partnering {:.1} with a shared fingerprint), by shared \
+         games at the end\n{:<18}",
         policy.threshold, policy.shared_fingerprint_threshold, "kind"
     ));
     for bin in BINS {

@@ -2,6 +2,7 @@
 //! function below; add new ones (replay, perft, import, ...) the same way.
 
 pub mod collusion;
+pub mod collusion_backfill;
 pub mod conduct;
 pub mod import;
 pub mod logging;
@@ -127,6 +128,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Token(command) => token(settings, command),
         Command::Import(args) => import::run(settings, args),
         Command::Conduct(command) => conduct::run(settings, command),
+        Command::Collusion(collusion::CollusionCommand::Backfill(args)) => {
+            collusion_backfill::run(settings, &args)
+        }
         Command::Config => {
             print!("{}", settings.to_redacted_toml());
             Ok(())
@@ -135,7 +139,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         | Command::Perft(_)
         | Command::ChatEval(_)
         | Command::Simulate(_)
-        | Command::Collusion(_) => {
+        | Command::Collusion(collusion::CollusionCommand::Scan(_)) => {
             unreachable!("handled above")
         }
     }

@@ -4,18 +4,11 @@
 
 use std::collections::HashMap;
 
-use super::interaction::{GameInteractions, SeatGeometry};
+use super::interaction::GameInteractions;
 use super::policy::CollusionPolicy;
 use super::score::{score_pair, PairScore};
-use super::tally::{PlayerTallies, Tally};
+use super::tally::{PairRecord, PlayerTallies, Tally};
 use crate::rules::geometry::Seat;
-
-/// A pair's record: what the first (in name order) did to the second, and back.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PairRecord {
-    pub first_to_second: Tally,
-    pub second_to_first: Tally,
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct Ledger {
@@ -33,20 +26,12 @@ impl Ledger {
     /// Adds one game; `names[s]` is the player in seat `s`. A name seated twice counts once
     /// per seat in its baseline and never as a pair with itself.
     pub fn add_game(&mut self, names: [&str; 4], game: &GameInteractions) {
-        for a in Seat::ALL {
-            let tallies = self
-                .players
-                .entry(names[a.index()].to_string())
-                .or_default();
-            tallies.given.games += 1;
-            tallies.received.games += 1;
-            self.population.games += 1;
-            for b in Seat::ALL.into_iter().filter(|&b| b != a) {
-                let geometry = SeatGeometry::of(a, b);
-                tallies.given.add(game.pair(a, b), geometry);
-                tallies.received.add(game.pair(b, a), geometry);
-                self.population.add(game.pair(a, b), geometry);
-            }
+        for seat in Seat::ALL {
+            self.players
+                .entry(names[seat.index()].to_string())
+                .or_default()
+                .add_game(game, seat);
+            self.population.add_given(game, seat);
         }
         for a in Seat::ALL {
             for b in Seat::ALL.into_iter().filter(|&b| b.index() > a.index()) {
@@ -54,27 +39,25 @@ impl Ledger {
                 if na == nb {
                     continue;
                 }
-                let geometry = SeatGeometry::of(a, b);
                 let (first, second) = if na < nb { (a, b) } else { (b, a) };
                 let key = (
                     names[first.index()].to_string(),
                     names[second.index()].to_string(),
                 );
-                let record = self.pairs.entry(key).or_default();
-                record.first_to_second.games += 1;
-                record
-                    .first_to_second
-                    .add(game.pair(first, second), geometry);
-                record.second_to_first.games += 1;
-                record
-                    .second_to_first
-                    .add(game.pair(second, first), geometry);
+                self.pairs
+                    .entry(key)
+                    .or_default()
+                    .add_game(game, first, second);
             }
         }
     }
 
     pub fn player(&self, name: &str) -> Option<&PlayerTallies> {
         self.players.get(name)
+    }
+
+    pub fn player_count(&self) -> usize {
+        self.players.len()
     }
 
     pub fn population(&self) -> &Tally {
@@ -85,23 +68,41 @@ impl Ledger {
         self.pairs.iter()
     }
 
+    /// Scores one pair (`key` in name order) once it has at least `min_games` shared games.
+    pub fn score(&self, key: &(String, String), policy: &CollusionPolicy) -> Option<PairScore> {
+        let record = self.pairs.get(key)?;
+        (record.games() >= u64::from(policy.min_games)).then(|| {
+            score_pair(
+                record,
+                &self.players[&key.0],
+                &self.players[&key.1],
+                &self.population,
+                policy,
+            )
+        })
+    }
+
+    /// The pairs of a game's table, each in name order (a name seated twice makes none).
+    pub fn pairs_at(names: [&str; 4]) -> Vec<(String, String)> {
+        let mut out = Vec::with_capacity(6);
+        for a in 0..4 {
+            for b in a + 1..4 {
+                let (x, y) = (names[a], names[b]);
+                if x != y {
+                    let (low, high) = if x < y { (x, y) } else { (y, x) };
+                    out.push((low.to_string(), high.to_string()));
+                }
+            }
+        }
+        out
+    }
+
     /// Scores every pair with at least `min_games` shared games, in name order.
     pub fn score_all(&self, policy: &CollusionPolicy) -> Vec<((String, String), PairScore)> {
         let mut out: Vec<((String, String), PairScore)> = self
             .pairs
-            .iter()
-            .filter(|(_, r)| r.first_to_second.games >= u64::from(policy.min_games))
-            .map(|(key, record)| {
-                let score = score_pair(
-                    &record.first_to_second,
-                    &record.second_to_first,
-                    &self.players[&key.0],
-                    &self.players[&key.1],
-                    &self.population,
-                    policy,
-                );
-                (key.clone(), score)
-            })
+            .keys()
+            .filter_map(|key| Some((key.clone(), self.score(key, policy)?)))
             .collect();
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out

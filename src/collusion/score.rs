@@ -14,7 +14,7 @@
 
 use super::interaction::SeatGeometry;
 use super::policy::CollusionPolicy;
-use super::tally::{Channel, PlayerTallies, Sums, Tally};
+use super::tally::{Channel, PairRecord, PlayerTallies, Sums, Tally};
 
 /// Which way a pair's play leans.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -174,17 +174,23 @@ fn part(
     }
 }
 
-/// One direction's parts per channel: `play` is what the giver did to the receiver; each
-/// player's tallies cover all their games (the pair included, removed here).
+/// One side of a pair: a player's tallies over all their games, and over the games shared
+/// with the other (removed from the baseline).
+struct Side<'a> {
+    all: &'a PlayerTallies,
+    shared: &'a PlayerTallies,
+}
+
+/// One direction's parts per channel: `play` is what the giver did to the receiver.
 fn direction_parts(
     play: &Tally,
-    giver: &PlayerTallies,
-    receiver: &PlayerTallies,
+    giver: Side<'_>,
+    receiver: Side<'_>,
     population: &Tally,
     policy: &CollusionPolicy,
 ) -> [Part; 3] {
-    let gives = giver.given.minus(play);
-    let draws = receiver.received.minus(play);
+    let gives = giver.all.given.minus(&giver.shared.given);
+    let draws = receiver.all.received.minus(&receiver.shared.received);
     let population = population.minus(play);
     Channel::ALL.map(|channel| {
         let mut total = Part::default();
@@ -201,19 +207,26 @@ fn direction_parts(
     })
 }
 
-/// Scores a pair: `first_play` is what the first player did to the second over their shared
-/// games, `second_play` the converse; `first` and `second` are the two players' tallies over
-/// all their games (shared ones included), `population` everybody's given tallies summed.
+/// Scores a pair from its record; `first` and `second` are the two players' tallies over all
+/// their games (shared ones included), `population` everybody's given tallies summed.
 pub fn score_pair(
-    first_play: &Tally,
-    second_play: &Tally,
+    pair: &PairRecord,
     first: &PlayerTallies,
     second: &PlayerTallies,
     population: &Tally,
     policy: &CollusionPolicy,
 ) -> PairScore {
-    let forward = direction_parts(first_play, first, second, population, policy);
-    let backward = direction_parts(second_play, second, first, population, policy);
+    let (first_play, second_play) = (&pair.first_to_second, &pair.second_to_first);
+    let first_side = || Side {
+        all: first,
+        shared: &pair.first_shared,
+    };
+    let second_side = || Side {
+        all: second,
+        shared: &pair.second_shared,
+    };
+    let forward = direction_parts(first_play, first_side(), second_side(), population, policy);
+    let backward = direction_parts(second_play, second_side(), first_side(), population, policy);
     let mut drivers = Vec::new();
     let mut best = (0.0, Pattern::Sparing, Direction::Both);
     for direction in [
@@ -344,9 +357,21 @@ mod tests {
         second: &PlayerTallies,
     ) -> PairScore {
         let population = first.given.plus(&second.given);
+        // The pair's games here hold only their play toward each other.
+        let record = PairRecord {
+            first_to_second: *forward,
+            second_to_first: *backward,
+            first_shared: PlayerTallies {
+                given: *forward,
+                received: *backward,
+            },
+            second_shared: PlayerTallies {
+                given: *backward,
+                received: *forward,
+            },
+        };
         score_pair(
-            forward,
-            backward,
+            &record,
             first,
             second,
             &population,

@@ -3,6 +3,7 @@
 
 use super::accounts::AccountLink;
 use super::interaction::{Moment, MomentKind};
+use super::rings::Ring;
 use super::score::{Direction, PairScore};
 use super::tally::Channel;
 
@@ -104,4 +105,37 @@ pub fn summary(
         out.push('.');
     }
     out
+}
+
+/// The sentence that opens a report on a ring: its members and the flagged pairs that join
+/// them, each with its shared games.
+pub fn ring_summary(ring: &Ring, shared_games: impl Fn(&str, &str) -> u64) -> String {
+    let pairs: Vec<String> = ring
+        .pairs
+        .iter()
+        .map(|(a, b)| format!("{a} / {b} ({} games)", shared_games(a, b)))
+        .collect();
+    format!(
+        "Ring of {} accounts: {}; flagged pairs: {}.",
+        ring.members.len(),
+        ring.members.join(", "),
+        pairs.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ring_lists_its_members_and_pairs() {
+        let ring = Ring {
+            members: vec!["ann".into(), "bo".into(), "cy".into()],
+            pairs: vec![("ann".into(), "bo".into()), ("bo".into(), "cy".into())],
+        };
+        assert_eq!(
+            ring_summary(&ring, |a, _| if a == "ann" { 12 } else { 7 }),
+            "Ring of 3 accounts: ann, bo, cy; flagged pairs: ann / bo (12 games), bo / cy (7 games)."
+        );
+    }
 }

@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::interaction::{PairPlay, SeatGeometry};
+use super::interaction::{GameInteractions, PairPlay, SeatGeometry};
+use crate::rules::geometry::Seat;
 
 /// What is counted: trials (chances or turns) and successes (taken or given) per game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -123,6 +124,14 @@ impl Tally {
         }
     }
 
+    /// Adds what the player in `seat` gave each opponent in one game (the population's sum).
+    pub fn add_given(&mut self, game: &GameInteractions, seat: Seat) {
+        self.games += 1;
+        for other in Seat::ALL.into_iter().filter(|&o| o != seat) {
+            self.add(game.pair(seat, other), SeatGeometry::of(seat, other));
+        }
+    }
+
     pub fn plus(&self, other: &Tally) -> Tally {
         let mut out = *self;
         out.games += other.games;
@@ -148,11 +157,56 @@ impl Tally {
 
 /// A player's two baselines: what they did to their opponents, and what their opponents did
 /// to them (some players draw more captures, checks and gifts than others, whoever plays
-/// them).
+/// them). Both are kept by the giver's seat geometry (where the receiver sits as seen from
+/// the giver), so that a pair's play is taken out of either baseline cell by cell.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerTallies {
     pub given: Tally,
     pub received: Tally,
+}
+
+impl PlayerTallies {
+    /// Adds one game as played from `seat`.
+    pub fn add_game(&mut self, game: &GameInteractions, seat: Seat) {
+        self.given.games += 1;
+        self.received.games += 1;
+        for other in Seat::ALL.into_iter().filter(|&o| o != seat) {
+            self.given
+                .add(game.pair(seat, other), SeatGeometry::of(seat, other));
+            self.received
+                .add(game.pair(other, seat), SeatGeometry::of(other, seat));
+        }
+    }
+}
+
+/// A pair's record over their shared games: what the first (in name order) did to the second
+/// and back, and each one's whole play in those games (toward and from every seat). A pair is
+/// judged against baselines without their shared games: in a ring, a third member's sparing
+/// would otherwise lower the very baselines the pair is compared with.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairRecord {
+    pub first_to_second: Tally,
+    pub second_to_first: Tally,
+    pub first_shared: PlayerTallies,
+    pub second_shared: PlayerTallies,
+}
+
+impl PairRecord {
+    /// Adds one shared game in which the first sat in `first` and the second in `second`.
+    pub fn add_game(&mut self, game: &GameInteractions, first: Seat, second: Seat) {
+        self.first_to_second.games += 1;
+        self.first_to_second
+            .add(game.pair(first, second), SeatGeometry::of(first, second));
+        self.second_to_first.games += 1;
+        self.second_to_first
+            .add(game.pair(second, first), SeatGeometry::of(second, first));
+        self.first_shared.add_game(game, first);
+        self.second_shared.add_game(game, second);
+    }
+
+    pub fn games(&self) -> u64 {
+        self.first_to_second.games
+    }
 }
 
 #[cfg(test)]

@@ -39,6 +39,8 @@ pub struct SimulationConfig {
     pub feeding_pairs: usize,
     /// People who also play a second account (alt) at the same tables.
     pub self_partnering: usize,
+    /// Rings: three players who all spare one another and arrange tables for the three.
+    pub rings: usize,
     /// Games each colluding pair arranges together, assigned cyclically within each kind of
     /// pair (so every kind sees every count), e.g. `[5, 10, 20, 40]`.
     pub arranged_games: Vec<u32>,
@@ -56,6 +58,7 @@ impl SimulationConfig {
             sparing_pairs: 2,
             feeding_pairs: 1,
             self_partnering: 1,
+            rings: 0,
             arranged_games: vec![2, 3],
             max_rounds: 60,
         }
@@ -71,6 +74,7 @@ impl SimulationConfig {
             sparing_pairs: 8,
             feeding_pairs: 8,
             self_partnering: 8,
+            rings: 0,
             arranged_games: vec![5, 10, 20, 40],
             max_rounds: 120,
         }

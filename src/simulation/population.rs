@@ -96,6 +96,8 @@ pub struct Plan {
     pub(super) pair_members: Vec<(usize, usize)>,
     /// (a, b) -> index in `colluding`, both orders.
     pub(super) pair_of: HashMap<(usize, usize), usize>,
+    /// Player indices of each ring (three players who all spare one another).
+    pub(super) rings: Vec<[usize; 3]>,
     pub(super) tables: Vec<Table>,
 }
 
@@ -103,6 +105,14 @@ impl Plan {
     /// The colluding pairs (the truth to detect).
     pub fn colluding(&self) -> &[ColludingPair] {
         &self.colluding
+    }
+
+    /// The rings' members (their pairs are also in [`Plan::colluding`], as sparing pairs).
+    pub fn rings(&self) -> Vec<[String; 3]> {
+        self.rings
+            .iter()
+            .map(|ring| ring.map(|p| self.players[p].name.clone()))
+            .collect()
     }
 
     /// Number of games.
@@ -213,6 +223,26 @@ pub(super) fn build(config: &SimulationConfig) -> Plan {
         });
     }
 
+    // Rings: three players who all spare one another, arranging tables for the three of them
+    // (their pairs come last, so that they arrange no pair tables of their own).
+    let pair_tables = pair_members.len();
+    let mut rings = Vec::new();
+    for k in 0..config.rings {
+        let (Some(a), Some(b), Some(c)) = (free.next(), free.next(), free.next()) else {
+            break;
+        };
+        for (x, y) in [(a, b), (a, c), (b, c)] {
+            pair_members.push((x, y));
+            colluding.push(ColludingPair {
+                first: players[x].name.clone(),
+                second: players[y].name.clone(),
+                kind: CollusionKind::Sparing,
+                arranged_games: arranged(k),
+            });
+        }
+        rings.push([a, b, c]);
+    }
+
     // Households and clubs: about 2.5% of the honest players share a network with another
     // honest player, an innocent source of suspicion.
     let honest: Vec<usize> = free.collect();
@@ -238,9 +268,14 @@ pub(super) fn build(config: &SimulationConfig) -> Plan {
             for _ in 0..config.games {
                 seatings.push(draw_table(&mut rng, &weights, &[]));
             }
-            for (pair, &(a, b)) in pair_members.iter().enumerate() {
+            for (pair, &(a, b)) in pair_members[..pair_tables].iter().enumerate() {
                 for _ in 0..colluding[pair].arranged_games {
                     seatings.push(draw_table(&mut rng, &weights, &[a, b]));
+                }
+            }
+            for (k, ring) in rings.iter().enumerate() {
+                for _ in 0..colluding[pair_tables + 3 * k].arranged_games {
+                    seatings.push(draw_table(&mut rng, &weights, ring));
                 }
             }
         }
@@ -269,6 +304,7 @@ pub(super) fn build(config: &SimulationConfig) -> Plan {
         colluding,
         pair_members,
         pair_of,
+        rings,
         tables,
     }
 }

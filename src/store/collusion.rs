@@ -1,37 +1,28 @@
 //! Collusion statistics kept current in each FFA or Solo game's own transaction, and the
 //! automatic reports they raise.
 //!
-//! A game adds one `game_pair_play` row per player and opponent (twelve) and its four players'
-//! plays to their baselines (`collusion_baselines`, read in name order, locked on PostgreSQL).
-//! Then each of its six pairs with at least `min_games` shared games is scored from its own
-//! rows and both baselines ([`crate::collusion::score_pair`]); a finding files one automatic
+//! A game adds one `game_pair_play` row per player and opponent (twelve), its four players'
+//! plays to their baselines (`collusion_baselines`, read in name order, locked on PostgreSQL)
+//! and to everybody's (`collusion_population`), and its six pairs' plays to their records
+//! (`collusion_pairs`). Each pair with at least `min_games` shared games is then scored from
+//! its record and both baselines ([`crate::collusion::score_pair`]); a finding files one automatic
 //! report naming both players (source `collusion_analysis`, reason `prearranged_teaming` or
 //! `self_partnering`, rule `sparing` or `feeding`) with every shared game as evidence, the
 //! measure, its drivers and the surprising moments. A pair is reported again only once its
 //! shared games have doubled since its last report (`collusion_reported`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
 use super::connection::DbConnection;
-use super::schema::{
-    collusion_baselines, collusion_population, collusion_reported, game_pair_play, game_seats,
-    games,
-};
-use crate::collusion::interaction::{decode_moments, encode_moments, Moment, MomentKind};
-use crate::collusion::summary::{summary, MomentAt};
+use super::schema::{collusion_baselines, collusion_pairs, collusion_population, game_pair_play};
+use crate::collusion::interaction::{decode_moments, encode_moments};
 use crate::collusion::{
-    classify, link, score_pair, CollusionPolicy, Finding, GameInteractions, PairPlay, PairScore,
-    Pattern, PlayerTallies, SeatGeometry, SeatTrace, Tally,
+    GameInteractions, PairPlay, PairRecord, PlayerTallies, SeatGeometry, Tally,
 };
-use crate::moderation::ModerationPolicy;
 use crate::rules::geometry::Seat;
-
-/// Shared games listed as a report's evidence (the newest; the count covers all).
-pub const REPORT_GAMES: usize = 200;
 
 #[derive(Debug, Insertable)]
 #[diesel(table_name = game_pair_play)]
@@ -99,23 +90,20 @@ fn to_i32(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
 
-/// Records one stored game's interactions (`names[s]` sits in seat `s`) and files the
-/// automatic reports of pairs that became findings; returns their automatic report ids. Runs
-/// in the caller's transaction. A game with a name seated twice is not recorded.
-pub fn record_game(
+/// Records one stored game's interactions (`names[s]` sits in seat `s`) in the caller's
+/// transaction; `None` for a game with a name seated twice, which is not recorded.
+pub fn record_statistics(
     conn: &mut DbConnection,
     game_id: i64,
     names: [&str; 4],
     game: &GameInteractions,
-    policy: &CollusionPolicy,
-    moderation: &ModerationPolicy,
     now: NaiveDateTime,
-) -> QueryResult<Vec<i64>> {
+) -> QueryResult<Option<Recorded>> {
     let mut distinct = names.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
     if distinct.len() != 4 {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let mut rows = Vec::with_capacity(12);
     for a in Seat::ALL {
@@ -139,22 +127,16 @@ pub fn record_game(
     }
     insert_all!(conn, game_pair_play::table, &rows)?;
 
-    // Lock order: the players' baselines in name order, then the population row.
+    // Lock order: the players' baselines in name order, the population row, then the pairs in
+    // name order (two games that share a pair share its players, so they meet at the first).
     let mut baselines = hold_baselines(conn, &distinct, now)?;
     let mut population = hold_population(conn, now)?;
-    for a in Seat::ALL {
-        let tallies = baselines
-            .get_mut(names[a.index()])
-            .ok_or(diesel::result::Error::NotFound)?;
-        tallies.given.games += 1;
-        tallies.received.games += 1;
-        population.games += 1;
-        for b in Seat::ALL.into_iter().filter(|&b| b != a) {
-            let geometry = SeatGeometry::of(a, b);
-            tallies.given.add(game.pair(a, b), geometry);
-            tallies.received.add(game.pair(b, a), geometry);
-            population.add(game.pair(a, b), geometry);
-        }
+    for seat in Seat::ALL {
+        baselines
+            .get_mut(names[seat.index()])
+            .ok_or(diesel::result::Error::NotFound)?
+            .add_game(game, seat);
+        population.add_given(game, seat);
     }
     for (player, tallies) in &baselines {
         diesel::update(collusion_baselines::table.find(player))
@@ -170,26 +152,21 @@ pub fn record_game(
             collusion_population::updated_at.eq(now),
         ))
         .execute(conn)?;
+    let pairs = hold_pairs(conn, &distinct, names, game, now)?;
 
-    let held = Held {
+    Ok(Some(Recorded {
         baselines,
         population,
-    };
-    let mut raised = Vec::new();
-    for (i, low) in distinct.iter().enumerate() {
-        for high in &distinct[i + 1..] {
-            if let Some(id) = judge_pair(conn, low, high, &held, policy, moderation, now)? {
-                raised.push(id);
-            }
-        }
-    }
-    Ok(raised)
+        pairs,
+    }))
 }
 
-/// The tallies a pair is judged by: both players' and everybody's.
-struct Held {
-    baselines: BTreeMap<String, PlayerTallies>,
-    population: Tally,
+/// A game's players' baselines, everybody's, and the game's pairs' records, each with the
+/// game counted: what its pairs are judged by.
+pub struct Recorded {
+    pub baselines: BTreeMap<String, PlayerTallies>,
+    pub population: Tally,
+    pub pairs: BTreeMap<(String, String), PairRecord>,
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> QueryResult<String> {
@@ -220,16 +197,6 @@ fn hold_population(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<T
         DbConnection::Sqlite(c) => query.first(c)?,
     };
     from_json(&text)
-}
-
-/// Everybody's given tallies summed (empty before the first game).
-pub fn population(conn: &mut DbConnection) -> QueryResult<Tally> {
-    let text: Option<String> = collusion_population::table
-        .find(1)
-        .select(collusion_population::tally)
-        .first(conn)
-        .optional()?;
-    text.map_or(Ok(Tally::default()), |t| from_json(&t))
 }
 
 /// Reads (creating where missing) and locks the baselines of `players`, in name order.
@@ -266,6 +233,77 @@ fn hold_baselines(
         .collect()
 }
 
+/// Updates and returns the records of the game's six pairs (`players` in name order), locked
+/// on PostgreSQL. A pair's first record is summed from its `game_pair_play` rows, this game's
+/// included, so that pairs who met before the record was kept start from their whole history.
+fn hold_pairs(
+    conn: &mut DbConnection,
+    players: &[&str],
+    names: [&str; 4],
+    game: &GameInteractions,
+    now: NaiveDateTime,
+) -> QueryResult<BTreeMap<(String, String), PairRecord>> {
+    let empty = to_json(&PairRecord::default())?;
+    let mut missing = Vec::with_capacity(6);
+    for (i, low) in players.iter().enumerate() {
+        for high in &players[i + 1..] {
+            missing.push((
+                collusion_pairs::player_low.eq(*low),
+                collusion_pairs::player_high.eq(*high),
+                collusion_pairs::games.eq(0i64),
+                collusion_pairs::record.eq(empty.as_str()),
+                collusion_pairs::updated_at.eq(now),
+            ));
+        }
+    }
+    on_backend!(conn, c => diesel::insert_into(collusion_pairs::table)
+        .values(&missing)
+        .on_conflict_do_nothing()
+        .execute(c))?;
+    let query = collusion_pairs::table
+        .filter(collusion_pairs::player_low.eq_any(players))
+        .filter(collusion_pairs::player_high.eq_any(players))
+        .order((
+            collusion_pairs::player_low.asc(),
+            collusion_pairs::player_high.asc(),
+        ))
+        .select((
+            collusion_pairs::player_low,
+            collusion_pairs::player_high,
+            collusion_pairs::games,
+            collusion_pairs::record,
+        ));
+    let rows: Vec<(String, String, i64, String)> = match conn {
+        DbConnection::Postgres(c) => query.for_update().load(c)?,
+        DbConnection::Sqlite(c) => query.load(c)?,
+    };
+    let seat_of = |name: &str| {
+        Seat::ALL
+            .into_iter()
+            .find(|s| names[s.index()] == name)
+            .ok_or(diesel::result::Error::NotFound)
+    };
+    let mut out = BTreeMap::new();
+    for (low, high, games, stored) in rows {
+        let record = if games == 0 {
+            record_from_rows(conn, &low, &high)?
+        } else {
+            let mut record: PairRecord = from_json(&stored)?;
+            record.add_game(game, seat_of(&low)?, seat_of(&high)?);
+            record
+        };
+        diesel::update(collusion_pairs::table.find((&low, &high)))
+            .set((
+                collusion_pairs::games.eq(i64::try_from(record.games()).unwrap_or(i64::MAX)),
+                collusion_pairs::record.eq(to_json(&record)?),
+                collusion_pairs::updated_at.eq(now),
+            ))
+            .execute(conn)?;
+        out.insert((low, high), record);
+    }
+    Ok(out)
+}
+
 /// Every row of the pair, both directions, newest game first.
 pub fn pair_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResult<Vec<StoredPlay>> {
     let rows: Vec<PlayColumns> = game_pair_play::table
@@ -282,265 +320,48 @@ pub fn pair_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResult<
     Ok(rows.into_iter().map(to_stored).collect())
 }
 
-/// A player's baselines; empty when they have no FFA or Solo game on record.
-pub fn baseline(conn: &mut DbConnection, player: &str) -> QueryResult<PlayerTallies> {
-    let text: Option<String> = collusion_baselines::table
-        .find(player)
-        .select(collusion_baselines::tally)
-        .first(conn)
-        .optional()?;
-    text.map_or(Ok(PlayerTallies::default()), |t| from_json(&t))
-}
-
-/// The pair's two tallies: what `low` did to `high`, and back.
-pub fn pair_tallies(rows: &[StoredPlay], low: &str) -> (Tally, Tally) {
-    let (mut forward, mut backward) = (Tally::default(), Tally::default());
-    for row in rows {
-        let tally = if row.player == low {
-            &mut forward
-        } else {
-            &mut backward
-        };
-        tally.games += 1;
-        tally.add(&row.play, row.geometry);
-    }
-    (forward, backward)
-}
-
-/// game id, player, device and network fingerprints, rating before and after.
-type SeatColumns = (
-    i64,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<i32>,
-    Option<i32>,
-);
-
-/// The seats both players held in these games: (low's, high's) per game.
-fn shared_seats(
-    conn: &mut DbConnection,
-    game_ids: &[i64],
-    low: &str,
-    high: &str,
-) -> QueryResult<Vec<(SeatTrace, SeatTrace)>> {
-    let mut per_game: HashMap<i64, (Option<SeatTrace>, Option<SeatTrace>)> = HashMap::new();
-    for chunk in game_ids.chunks(500) {
-        let rows: Vec<SeatColumns> = game_seats::table
-            .filter(game_seats::game_id.eq_any(chunk))
-            .filter(game_seats::player.eq_any([low, high]))
-            .select((
-                game_seats::game_id,
-                game_seats::player,
-                game_seats::device_fp,
-                game_seats::network_fp,
-                game_seats::rating_before,
-                game_seats::rating_after,
-            ))
-            .load(conn)?;
-        for (game, player, device_fp, network_fp, rating_before, rating_after) in rows {
-            let trace = SeatTrace {
-                device_fp,
-                network_fp,
-                rating_before,
-                rating_after,
-            };
-            let slot = per_game.entry(game).or_default();
-            let side = if player == low {
-                &mut slot.0
-            } else {
-                &mut slot.1
-            };
-            side.get_or_insert(trace);
-        }
-    }
-    let mut out: Vec<(i64, (SeatTrace, SeatTrace))> = per_game
-        .into_iter()
-        .filter_map(|(game, (a, b))| Some((game, (a?, b?))))
-        .collect();
-    out.sort_by_key(|(game, _)| *game);
-    Ok(out.into_iter().map(|(_, seats)| seats).collect())
-}
-
-/// The pair's score and account link from its stored rows and the two baselines.
-pub struct PairJudgement {
-    pub score: PairScore,
-    pub finding: Option<Finding>,
-    pub rows: Vec<StoredPlay>,
-    pub link: crate::collusion::AccountLink,
-}
-
-/// Scores the pair `low` < `high` from the database (baselines read, not locked).
-pub fn judge(
-    conn: &mut DbConnection,
-    low: &str,
-    high: &str,
-    policy: &CollusionPolicy,
-) -> QueryResult<PairJudgement> {
-    let mut baselines = BTreeMap::new();
-    baselines.insert(low.to_string(), baseline(conn, low)?);
-    baselines.insert(high.to_string(), baseline(conn, high)?);
-    let held = Held {
-        baselines,
-        population: population(conn)?,
-    };
-    judgement(conn, low, high, &held, policy)
-}
-
-fn judgement(
-    conn: &mut DbConnection,
-    low: &str,
-    high: &str,
-    held: &Held,
-    policy: &CollusionPolicy,
-) -> QueryResult<PairJudgement> {
-    let rows = pair_rows(conn, low, high)?;
-    let (forward, backward) = pair_tallies(&rows, low);
-    let empty = PlayerTallies::default();
-    let score = score_pair(
-        &forward,
-        &backward,
-        held.baselines.get(low).unwrap_or(&empty),
-        held.baselines.get(high).unwrap_or(&empty),
-        &held.population,
-        policy,
-    );
-    let mut game_ids: Vec<i64> = rows.iter().map(|r| r.game_id).collect();
-    game_ids.sort_unstable();
-    game_ids.dedup();
-    let link = link(&shared_seats(conn, &game_ids, low, high)?);
-    let finding = classify(&score, &link, policy);
-    Ok(PairJudgement {
-        score,
-        finding,
-        rows,
-        link,
-    })
-}
-
-/// Scores one pair after a game and files its report when it is a new finding.
-fn judge_pair(
-    conn: &mut DbConnection,
-    low: &str,
-    high: &str,
-    held: &Held,
-    policy: &CollusionPolicy,
-    moderation: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<Option<i64>> {
-    let shared: i64 = game_pair_play::table
+/// A pair's record summed from the `game_pair_play` rows of their shared games.
+fn record_from_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResult<PairRecord> {
+    let shared: Vec<i64> = game_pair_play::table
         .filter(game_pair_play::player.eq(low))
         .filter(game_pair_play::opponent.eq(high))
-        .count()
-        .get_result(conn)?;
-    if shared < i64::from(policy.min_games) {
-        return Ok(None);
+        .select(game_pair_play::game_id)
+        .load(conn)?;
+    let mut record = PairRecord::default();
+    for chunk in shared.chunks(500) {
+        let rows: Vec<PlayColumns> = game_pair_play::table
+            .filter(game_pair_play::game_id.eq_any(chunk))
+            .filter(
+                game_pair_play::player
+                    .eq_any([low, high])
+                    .or(game_pair_play::opponent.eq_any([low, high])),
+            )
+            .load(conn)?;
+        for row in rows.into_iter().map(to_stored) {
+            let (play, geometry) = (&row.play, row.geometry);
+            match (row.player == low, row.opponent == low) {
+                (true, _) => record.first_shared.given.add(play, geometry),
+                (_, true) => record.first_shared.received.add(play, geometry),
+                _ => {}
+            }
+            match (row.player == high, row.opponent == high) {
+                (true, _) => record.second_shared.given.add(play, geometry),
+                (_, true) => record.second_shared.received.add(play, geometry),
+                _ => {}
+            }
+            if row.player == low && row.opponent == high {
+                record.first_to_second.games += 1;
+                record.first_to_second.add(play, geometry);
+            } else if row.player == high && row.opponent == low {
+                record.second_to_first.games += 1;
+                record.second_to_first.add(play, geometry);
+            }
+        }
     }
-    let reported: Option<i64> = collusion_reported::table
-        .find((low, high))
-        .select(collusion_reported::games)
-        .first(conn)
-        .optional()?;
-    // Reported again once the evidence has doubled, so that an open case gains an entry with
-    // the fuller figures without one per game.
-    if reported.is_some_and(|games| shared < 2 * games) {
-        return Ok(None);
+    let games = shared.len() as u64;
+    for tallies in [&mut record.first_shared, &mut record.second_shared] {
+        tallies.given.games = games;
+        tallies.received.games = games;
     }
-    let judged = judgement(conn, low, high, held, policy)?;
-    let Some(finding) = judged.finding else {
-        return Ok(None);
-    };
-    let id = file(conn, low, high, &judged, finding, policy, moderation, now)?;
-    let row = (
-        collusion_reported::player_low.eq(low),
-        collusion_reported::player_high.eq(high),
-        collusion_reported::games.eq(shared),
-        collusion_reported::automatic_report_id.eq(id),
-        collusion_reported::reported_at.eq(now),
-    );
-    on_backend!(conn, c => diesel::insert_into(collusion_reported::table)
-        .values(row)
-        .on_conflict((collusion_reported::player_low, collusion_reported::player_high))
-        .do_update()
-        .set((
-            collusion_reported::games.eq(shared),
-            collusion_reported::automatic_report_id.eq(id),
-            collusion_reported::reported_at.eq(now),
-        ))
-        .execute(c))?;
-    Ok(Some(id))
-}
-
-/// Evidence strength of a finding (0..1): its score against twice the threshold.
-fn strength(score: &PairScore, policy: &CollusionPolicy) -> f64 {
-    (score.score / (2.0 * policy.threshold)).clamp(0.0, 1.0)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn file(
-    conn: &mut DbConnection,
-    low: &str,
-    high: &str,
-    judged: &PairJudgement,
-    finding: Finding,
-    policy: &CollusionPolicy,
-    moderation: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<i64> {
-    let wanted = match judged.score.pattern {
-        Pattern::Sparing => MomentKind::SparedCapture,
-        Pattern::Feeding => MomentKind::Gift,
-    };
-    let mut game_ids: Vec<i64> = judged.rows.iter().map(|r| r.game_id).collect();
-    game_ids.dedup();
-    game_ids.truncate(REPORT_GAMES);
-    let picked: Vec<(&StoredPlay, Moment)> = judged
-        .rows
-        .iter()
-        .flat_map(|row| {
-            row.play
-                .moments
-                .iter()
-                .filter(|m| m.kind == wanted)
-                .map(move |m| (row, *m))
-        })
-        .take(crate::collusion::summary::MOMENTS_LISTED)
-        .collect();
-    let moment_games: Vec<i64> = picked.iter().map(|(row, _)| row.game_id).collect();
-    let numbers: HashMap<i64, String> = games::table
-        .filter(games::id.eq_any(&moment_games))
-        .select((games::id, games::site_game_id))
-        .load::<(i64, String)>(conn)?
-        .into_iter()
-        .collect();
-    let moments: Vec<MomentAt> = picked
-        .iter()
-        .map(|(row, moment)| MomentAt {
-            game: numbers.get(&row.game_id).cloned().unwrap_or_default(),
-            by: row.player.clone(),
-            to: row.opponent.clone(),
-            moment: *moment,
-        })
-        .collect();
-    let text = summary(low, high, &judged.score, &judged.link, &moments);
-    let newest = game_ids
-        .first()
-        .copied()
-        .ok_or(diesel::result::Error::NotFound)?;
-    automatic_reports::insert(
-        conn,
-        &NewAutomaticReport {
-            source: AutomaticSource::CollusionAnalysis,
-            player: low,
-            also_accused: &[high],
-            game_id: newest,
-            reason: finding.reason(),
-            rule: judged.score.pattern.as_str(),
-            score: strength(&judged.score, policy),
-            summary: &text,
-            supporting_games: &game_ids,
-            created_at: now,
-        },
-        moderation,
-    )
+    Ok(record)
 }

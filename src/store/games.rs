@@ -422,7 +422,7 @@ fn insert_rows(
                 .map(|s| s.player.as_str())
         };
         if let [Some(red), Some(blue), Some(yellow), Some(green)] = [0, 1, 2, 3].map(seated) {
-            super::collusion::record_game(
+            super::collusion_findings::record_game(
                 conn,
                 id,
                 [red, blue, yellow, green],

@@ -58,6 +58,7 @@ pub mod cases;
 pub mod chat_flags;
 pub mod claims;
 pub mod collusion;
+pub mod collusion_findings;
 pub mod conduct;
 pub mod connection;
 pub mod console_sessions;

@@ -295,6 +295,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    collusion_pairs (player_low, player_high) {
+        player_low -> Text,
+        player_high -> Text,
+        games -> BigInt,
+        record -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     collusion_population (id) {
         id -> Integer,
         tally -> Text,
@@ -497,6 +507,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_pairs,
     game_pair_play,
     collusion_baselines,
+    collusion_pairs,
     collusion_population,
     collusion_reported,
     webhook_subscriptions,

@@ -4,7 +4,8 @@
 
 use arbiter::api::auth::tokens::TokenRole;
 use arbiter::cli::collusion::submission;
-use arbiter::simulation::{plan, simulate, SimulationConfig};
+use arbiter::cli::collusion_backfill::backfill;
+use arbiter::simulation::{plan, simulate, SimulatedGame, SimulationConfig};
 use serde_json::Value;
 
 use crate::support::TestApp;
@@ -19,6 +20,7 @@ fn config() -> SimulationConfig {
         sparing_pairs: 1,
         feeding_pairs: 0,
         self_partnering: 0,
+        rings: 0,
         arranged_games: vec![20],
         max_rounds: 80,
     }
@@ -27,31 +29,15 @@ fn config() -> SimulationConfig {
 #[actix_web::test]
 async fn a_sparing_pair_raises_one_teaming_report_with_evidence_and_honest_pairs_none() {
     let app = TestApp::spawn().await;
-    let server = app.token(TokenRole::Server, "eu-1");
     let admin = app.token(TokenRole::Admin, "alice");
     let config = config();
     let colluding = plan(&config).colluding().to_vec();
     assert_eq!(colluding.len(), 1);
     let pair = [colluding[0].first.clone(), colluding[0].second.clone()];
-    for game in simulate(&config) {
-        let body = serde_json::to_value(submission(&game)).expect("json");
-        let response = app.post_json("/api/v1/games", Some(&server), &body).await;
-        assert_eq!(response.status, 201, "{}", response.text());
-    }
+    post_all(&app, &simulate(&config)).await;
 
-    let queue = app
-        .get(
-            "/api/v1/admin/cases?reason=prearranged_teaming",
-            Some(&admin),
-        )
-        .await
-        .json();
+    let (queue, accused) = teaming_queue(&app).await;
     let cases = queue["items"].as_array().expect("items");
-    let mut accused: Vec<String> = cases
-        .iter()
-        .map(|c| c["accused"].as_str().unwrap_or("").to_string())
-        .collect();
-    accused.sort();
     let mut expected = pair.to_vec();
     expected.sort();
     assert_eq!(accused, expected, "only the colluding pair: {queue}");
@@ -89,4 +75,168 @@ async fn a_sparing_pair_raises_one_teaming_report_with_evidence_and_honest_pairs
     let partners = case["pairs"].as_array().expect("pairs");
     assert_eq!(partners.len(), 1, "{case}");
     assert!(partners[0]["games_together"].as_i64().unwrap_or(0) >= 20);
+}
+
+#[actix_web::test]
+async fn a_ring_of_three_is_one_report_naming_all_three() {
+    let app = TestApp::spawn().await;
+    let admin = app.token(TokenRole::Admin, "alice");
+    let config = SimulationConfig {
+        sparing_pairs: 0,
+        rings: 1,
+        ..config()
+    };
+    let planned = plan(&config);
+    let ring = planned.rings();
+    assert_eq!(ring.len(), 1);
+    let mut members = ring[0].to_vec();
+    members.sort();
+    post_all(&app, &simulate(&config)).await;
+
+    let (queue, accused) = teaming_queue(&app).await;
+    let cases = queue["items"].as_array().expect("items");
+    assert_eq!(accused, members, "the ring's three, nobody else: {queue}");
+    // Every member's case holds the same ring reports, each naming all three. (A pair may
+    // be reported alone first, before a second pair of the ring is flagged.)
+    let mut reports_per_case = Vec::new();
+    for case in cases {
+        let case: Value = app
+            .get(&format!("/api/v1/admin/cases/{}", case["id"]), Some(&admin))
+            .await
+            .json();
+        let entries = case["entries"].as_array().expect("entries");
+        let mut ids: Vec<i64> = Vec::new();
+        for entry in entries.iter().filter(|e| e["automatic"]["rule"] == "ring") {
+            let summary = entry["automatic"]["summary"].as_str().expect("summary");
+            assert!(
+                summary.starts_with(&format!(
+                    "Ring of 3 accounts: {}, {}, {};",
+                    members[0], members[1], members[2]
+                )),
+                "{summary}"
+            );
+            let mut named: Vec<String> = entry["accused"]
+                .as_array()
+                .expect("accused")
+                .iter()
+                .map(|a| a.as_str().unwrap_or("").to_string())
+                .collect();
+            named.sort();
+            assert_eq!(named, members, "{case}");
+            ids.push(entry["report_id"].as_i64().expect("report_id"));
+        }
+        ids.sort_unstable();
+        assert!(!ids.is_empty(), "no ring report: {case}");
+        reports_per_case.push(ids);
+    }
+    assert!(
+        reports_per_case.windows(2).all(|w| w[0] == w[1]),
+        "{reports_per_case:?}"
+    );
+}
+
+/// Posts the games as a game server would.
+async fn post_all(app: &TestApp, games: &[SimulatedGame]) {
+    let server = app.token(TokenRole::Server, "eu-1");
+    for game in games {
+        let body = serde_json::to_value(submission(game)).expect("json");
+        let response = app.post_json("/api/v1/games", Some(&server), &body).await;
+        assert_eq!(response.status, 201, "{}", response.text());
+    }
+}
+
+/// The teaming queue's first page, and its cases' accused in name order.
+async fn teaming_queue(app: &TestApp) -> (Value, Vec<String>) {
+    let admin = app.token(TokenRole::Admin, "alice");
+    let queue = app
+        .get(
+            "/api/v1/admin/cases?reason=prearranged_teaming",
+            Some(&admin),
+        )
+        .await
+        .json();
+    let mut accused: Vec<String> = queue["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|c| c["accused"].as_str().unwrap_or("").to_string())
+        .collect();
+    accused.sort();
+    (queue, accused)
+}
+
+/// Every teaming case's accused and its entries' (games cited, summary), sorted.
+async fn teaming_cases(app: &TestApp) -> Vec<(String, Vec<(usize, String)>)> {
+    let admin = app.token(TokenRole::Admin, "alice");
+    let queue = app
+        .get(
+            "/api/v1/admin/cases?reason=prearranged_teaming",
+            Some(&admin),
+        )
+        .await
+        .json();
+    let mut out = Vec::new();
+    for case in queue["items"].as_array().expect("items") {
+        let detail = app
+            .get(&format!("/api/v1/admin/cases/{}", case["id"]), Some(&admin))
+            .await
+            .json();
+        let mut entries: Vec<(usize, String)> = detail["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .map(|e| {
+                (
+                    e["games"].as_array().map_or(0, Vec::len),
+                    e["automatic"]["summary"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        entries.sort();
+        out.push((case["accused"].as_str().unwrap_or("").to_string(), entries));
+    }
+    out.sort();
+    out
+}
+
+/// Games stored while the statistics were off get them from `arbiter collusion backfill`, in
+/// played order: the same reports as the same games arriving in that order with the
+/// statistics on; a second run changes nothing.
+#[actix_web::test]
+async fn backfill_gives_games_stored_without_statistics_the_same_reports() {
+    let config = config();
+    let mut games = simulate(&config);
+    games.sort_by_key(|g| (g.ended_at, g.site_game_id));
+
+    let live = TestApp::spawn().await;
+    post_all(&live, &games).await;
+    let expected = teaming_cases(&live).await;
+    let colluding = plan(&config).colluding()[0].clone();
+    for member in [&colluding.first, &colluding.second] {
+        assert!(
+            expected.iter().any(|(accused, _)| accused == member),
+            "{expected:?}"
+        );
+    }
+
+    let app = TestApp::spawn_with(|s| s.collusion.enabled = false).await;
+    post_all(&app, &games).await;
+    assert!(teaming_cases(&app).await.is_empty());
+    let policy = app.state.settings.collusion.policy();
+    let run = || {
+        let mut conn = app.state.pool.get().expect("connection");
+        backfill(&mut conn, &policy, &app.state.moderation, 40, |_| {}).expect("backfill")
+    };
+    let first = run();
+    assert_eq!(first.recorded, games.len() as u64, "{first:?}");
+    assert_eq!((first.skipped, first.not_applicable), (0, 0), "{first:?}");
+    assert!(first.failed.is_empty(), "{first:?}");
+    assert_eq!(teaming_cases(&app).await, expected);
+
+    let second = run();
+    assert_eq!(
+        (second.recorded, second.skipped, second.reports),
+        (0, games.len() as u64, 0),
+        "{second:?}"
+    );
 }

@@ -12,7 +12,7 @@ fn scan_of_the_real_games_flags_no_pair() {
     assert!(out.trim_end().ends_with("0 findings"), "{out}");
 }
 
-/// A small seeded population: the table lists every kind, the colluders are found, the same
+/// A small seeded population: the table lists every kind, the colluders and the ring are found, the same
 /// seed prints the same table, and the games can be written as `POST /api/v1/games` bodies.
 #[test]
 fn simulate_prints_a_reproducible_recall_table() {
@@ -30,6 +30,8 @@ fn simulate_prints_a_reproducible_recall_table() {
         "2",
         "--self-partnering",
         "2",
+        "--rings",
+        "1",
         "--arranged",
         "10",
         "--seed",
@@ -43,6 +45,10 @@ fn simulate_prints_a_reproducible_recall_table() {
     assert!(
         first.contains("1.000 (2/2)"),
         "colluders with 10 games are found: {first}"
+    );
+    assert!(
+        first.contains("rings: 1 of 1 found as one group of three or more; 0 other groups"),
+        "{first}"
     );
     let mut with_out = args.to_vec();
     with_out.extend(["--out", out_dir]);
@@ -58,7 +64,8 @@ fn simulate_prints_a_reproducible_recall_table() {
         .is_some_and(|p| p.contains("[Variant \"FFA\"]")));
     assert_eq!(first_game["seats"].as_array().map(Vec::len), Some(4));
     let truth = std::fs::read_to_string(dir.path().join("colluding.tsv")).expect("truth");
-    assert_eq!(truth.lines().count(), 7, "{truth}");
+    // A header, two pairs of each kind and the ring's three pairs.
+    assert_eq!(truth.lines().count(), 10, "{truth}");
 }
 
 #[test]

@@ -1,0 +1,2 @@
+DROP INDEX collusion_reported_high;
+DROP TABLE collusion_pairs;
