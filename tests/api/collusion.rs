@@ -168,13 +168,7 @@ async fn teaming_queue(app: &TestApp) -> (Value, Vec<String>) {
 /// Every teaming case's accused and its entries' (games cited, summary), sorted.
 async fn teaming_cases(app: &TestApp) -> Vec<(String, Vec<(usize, String)>)> {
     let admin = app.token(TokenRole::Admin, "alice");
-    let queue = app
-        .get(
-            "/api/v1/admin/cases?reason=prearranged_teaming",
-            Some(&admin),
-        )
-        .await
-        .json();
+    let (queue, _) = teaming_queue(app).await;
     let mut out = Vec::new();
     for case in queue["items"].as_array().expect("items") {
         let detail = app
