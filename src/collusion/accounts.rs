@@ -35,26 +35,31 @@ impl AccountLink {
     pub fn shares_fingerprint(&self) -> bool {
         self.shared_device_games > 0 || self.shared_network_games > 0
     }
+
+    /// Adds one shared game: the first account's seat and the second's.
+    pub fn add(&mut self, first: &SeatTrace, second: &SeatTrace) {
+        let same =
+            |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(a), Some(b)) if a == b);
+        self.games += 1;
+        if same(&first.device_fp, &second.device_fp) {
+            self.shared_device_games += 1;
+        }
+        if same(&first.network_fp, &second.network_fp) {
+            self.shared_network_games += 1;
+        }
+        match (first.rating_change(), second.rating_change()) {
+            (Some(a), Some(b)) if a < 0 && b > 0 => self.rating_to_second += 1,
+            (Some(a), Some(b)) if a > 0 && b < 0 => self.rating_to_first += 1,
+            _ => {}
+        }
+    }
 }
 
 /// Links two accounts over their shared games: `(first's seat, second's seat)` per game.
 pub fn link(games: &[(SeatTrace, SeatTrace)]) -> AccountLink {
-    let same =
-        |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(a), Some(b)) if a == b);
     let mut out = AccountLink::default();
     for (first, second) in games {
-        out.games += 1;
-        if same(&first.device_fp, &second.device_fp) {
-            out.shared_device_games += 1;
-        }
-        if same(&first.network_fp, &second.network_fp) {
-            out.shared_network_games += 1;
-        }
-        match (first.rating_change(), second.rating_change()) {
-            (Some(a), Some(b)) if a < 0 && b > 0 => out.rating_to_second += 1,
-            (Some(a), Some(b)) if a > 0 && b < 0 => out.rating_to_first += 1,
-            _ => {}
-        }
+        out.add(first, second);
     }
     out
 }

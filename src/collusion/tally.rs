@@ -46,8 +46,10 @@ impl Channel {
 }
 
 /// Sums over (game, opponent) units of one channel: trials `n`, successes `o`, and the second
-/// moments that give the spread of `o - p n` for any rate `p`.
+/// moments that give the spread of `o - p n` for any rate `p`. Stored as six numbers in field
+/// order (a pair's record holds 54 of these).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredSums", into = "[u64; 6]")]
 pub struct Sums {
     pub units: u64,
     pub trials: u64,
@@ -55,6 +57,58 @@ pub struct Sums {
     pub trials_sq: u64,
     pub successes_sq: u64,
     pub cross: u64,
+}
+
+/// Sums as read back: the six numbers, or the named form that rows written before the
+/// compact one hold.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredSums {
+    Compact([u64; 6]),
+    Named {
+        units: u64,
+        trials: u64,
+        successes: u64,
+        trials_sq: u64,
+        successes_sq: u64,
+        cross: u64,
+    },
+}
+
+impl From<StoredSums> for Sums {
+    fn from(stored: StoredSums) -> Sums {
+        match stored {
+            StoredSums::Compact([units, trials, successes, trials_sq, successes_sq, cross])
+            | StoredSums::Named {
+                units,
+                trials,
+                successes,
+                trials_sq,
+                successes_sq,
+                cross,
+            } => Sums {
+                units,
+                trials,
+                successes,
+                trials_sq,
+                successes_sq,
+                cross,
+            },
+        }
+    }
+}
+
+impl From<Sums> for [u64; 6] {
+    fn from(s: Sums) -> [u64; 6] {
+        [
+            s.units,
+            s.trials,
+            s.successes,
+            s.trials_sq,
+            s.successes_sq,
+            s.cross,
+        ]
+    }
 }
 
 impl Sums {
@@ -212,6 +266,19 @@ impl PairRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sums_are_stored_as_six_numbers_and_the_named_form_still_reads() {
+        let mut sums = Sums::default();
+        sums.add(3, 2);
+        sums.add(4, 1);
+        let text = serde_json::to_string(&sums).expect("serialise");
+        assert_eq!(text, "[2,7,3,25,5,10]");
+        assert_eq!(serde_json::from_str::<Sums>(&text).expect("compact"), sums);
+        let named =
+            r#"{"units":2,"trials":7,"successes":3,"trials_sq":25,"successes_sq":5,"cross":10}"#;
+        assert_eq!(serde_json::from_str::<Sums>(named).expect("named"), sums);
+    }
 
     #[test]
     fn minus_undoes_plus_and_residuals_match_a_direct_sum() {

@@ -7,20 +7,23 @@
 //! (`collusion_pairs`). Each pair with at least `min_games` shared games is then scored from
 //! its record and both baselines ([`crate::collusion::score_pair`]); a finding files one automatic
 //! report naming both players (source `collusion_analysis`, reason `prearranged_teaming` or
-//! `self_partnering`, rule `sparing` or `feeding`) with every shared game as evidence, the
+//! `self_partnering`, rule `sparing` or `feeding`) with the newest shared games as evidence, the
 //! measure, its drivers and the surprising moments. A pair is reported again only once its
 //! shared games have doubled since its last report (`collusion_reported`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::schema::{collusion_baselines, collusion_pairs, collusion_population, game_pair_play};
+use super::schema::{
+    collusion_baselines, collusion_pairs, collusion_population, game_pair_play, game_seats,
+};
 use crate::collusion::interaction::{decode_moments, encode_moments};
 use crate::collusion::{
-    GameInteractions, PairPlay, PairRecord, PlayerTallies, SeatGeometry, Tally,
+    AccountLink, GameInteractions, PairPlay, PairRecord, PlayerTallies, SeatGeometry, SeatTrace,
+    Tally,
 };
 use crate::rules::geometry::Seat;
 
@@ -152,7 +155,7 @@ pub fn record_statistics(
             collusion_population::updated_at.eq(now),
         ))
         .execute(conn)?;
-    let pairs = hold_pairs(conn, &distinct, names, game, now)?;
+    let pairs = hold_pairs(conn, game_id, &distinct, names, game, now)?;
 
     Ok(Some(Recorded {
         baselines,
@@ -161,12 +164,19 @@ pub fn record_statistics(
     }))
 }
 
-/// A game's players' baselines, everybody's, and the game's pairs' records, each with the
-/// game counted: what its pairs are judged by.
+/// A game's players' baselines, everybody's, and the game's pairs, each with the game
+/// counted: what its pairs are judged by.
 pub struct Recorded {
     pub baselines: BTreeMap<String, PlayerTallies>,
     pub population: Tally,
-    pub pairs: BTreeMap<(String, String), PairRecord>,
+    pub pairs: BTreeMap<(String, String), HeldPair>,
+}
+
+/// A pair's play (the first in name order, the second) and the link between their accounts,
+/// over their shared games.
+pub struct HeldPair {
+    pub record: PairRecord,
+    pub link: AccountLink,
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> QueryResult<String> {
@@ -234,15 +244,17 @@ fn hold_baselines(
 }
 
 /// Updates and returns the records of the game's six pairs (`players` in name order), locked
-/// on PostgreSQL. A pair's first record is summed from its `game_pair_play` rows, this game's
-/// included, so that pairs who met before the record was kept start from their whole history.
+/// on PostgreSQL. A pair's first record is summed from its `game_pair_play` and `game_seats`
+/// rows, this game's included, so that pairs who met before the record was kept start from
+/// their whole history.
 fn hold_pairs(
     conn: &mut DbConnection,
+    game_id: i64,
     players: &[&str],
     names: [&str; 4],
     game: &GameInteractions,
     now: NaiveDateTime,
-) -> QueryResult<BTreeMap<(String, String), PairRecord>> {
+) -> QueryResult<BTreeMap<(String, String), HeldPair>> {
     let empty = to_json(&PairRecord::default())?;
     let mut missing = Vec::with_capacity(6);
     for (i, low) in players.iter().enumerate() {
@@ -251,6 +263,10 @@ fn hold_pairs(
                 collusion_pairs::player_low.eq(*low),
                 collusion_pairs::player_high.eq(*high),
                 collusion_pairs::games.eq(0i64),
+                collusion_pairs::shared_device_games.eq(0i64),
+                collusion_pairs::shared_network_games.eq(0i64),
+                collusion_pairs::rating_to_high.eq(0i64),
+                collusion_pairs::rating_to_low.eq(0i64),
                 collusion_pairs::record.eq(empty.as_str()),
                 collusion_pairs::updated_at.eq(now),
             ));
@@ -271,9 +287,13 @@ fn hold_pairs(
             collusion_pairs::player_low,
             collusion_pairs::player_high,
             collusion_pairs::games,
+            collusion_pairs::shared_device_games,
+            collusion_pairs::shared_network_games,
+            collusion_pairs::rating_to_high,
+            collusion_pairs::rating_to_low,
             collusion_pairs::record,
         ));
-    let rows: Vec<(String, String, i64, String)> = match conn {
+    let rows: Vec<PairColumns> = match conn {
         DbConnection::Postgres(c) => query.for_update().load(c)?,
         DbConnection::Sqlite(c) => query.load(c)?,
     };
@@ -283,29 +303,102 @@ fn hold_pairs(
             .find(|s| names[s.index()] == name)
             .ok_or(diesel::result::Error::NotFound)
     };
+    let traces = seat_traces(conn, &[game_id], players)?;
+    let trace_of = |name: &str| {
+        traces
+            .get(&(game_id, name.to_string()))
+            .cloned()
+            .unwrap_or_default()
+    };
     let mut out = BTreeMap::new();
-    for (low, high, games, stored) in rows {
-        let record = if games == 0 {
-            record_from_rows(conn, &low, &high)?
+    for (low, high, games, device, network, to_high, to_low, stored) in rows {
+        let held = if games == 0 {
+            pair_from_rows(conn, &low, &high)?
         } else {
+            let count = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
             let mut record: PairRecord = from_json(&stored)?;
             record.add_game(game, seat_of(&low)?, seat_of(&high)?);
-            record
+            let mut link = AccountLink {
+                games: count(games),
+                shared_device_games: count(device),
+                shared_network_games: count(network),
+                rating_to_second: count(to_high),
+                rating_to_first: count(to_low),
+            };
+            link.add(&trace_of(&low), &trace_of(&high));
+            HeldPair { record, link }
         };
+        let link = &held.link;
         diesel::update(collusion_pairs::table.find((&low, &high)))
             .set((
-                collusion_pairs::games.eq(i64::try_from(record.games()).unwrap_or(i64::MAX)),
-                collusion_pairs::record.eq(to_json(&record)?),
+                collusion_pairs::games.eq(i64::try_from(held.record.games()).unwrap_or(i64::MAX)),
+                collusion_pairs::shared_device_games.eq(i64::from(link.shared_device_games)),
+                collusion_pairs::shared_network_games.eq(i64::from(link.shared_network_games)),
+                collusion_pairs::rating_to_high.eq(i64::from(link.rating_to_second)),
+                collusion_pairs::rating_to_low.eq(i64::from(link.rating_to_first)),
+                collusion_pairs::record.eq(to_json(&held.record)?),
                 collusion_pairs::updated_at.eq(now),
             ))
             .execute(conn)?;
-        out.insert((low, high), record);
+        out.insert((low, high), held);
     }
     Ok(out)
 }
 
-/// Every row of the pair, both directions, newest game first.
-pub fn pair_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResult<Vec<StoredPlay>> {
+/// A pair row: the two names, games, the link's four counts, the JSON record.
+type PairColumns = (String, String, i64, i64, i64, i64, i64, String);
+
+/// The seats `players` held in `game_ids`, by (game, player); a name seated twice in a game
+/// keeps its first seat.
+fn seat_traces(
+    conn: &mut DbConnection,
+    game_ids: &[i64],
+    players: &[&str],
+) -> QueryResult<HashMap<(i64, String), SeatTrace>> {
+    let mut out = HashMap::new();
+    for chunk in game_ids.chunks(500) {
+        let rows: Vec<SeatColumns> = game_seats::table
+            .filter(game_seats::game_id.eq_any(chunk))
+            .filter(game_seats::player.eq_any(players))
+            .order((game_seats::game_id.asc(), game_seats::seat.asc()))
+            .select((
+                game_seats::game_id,
+                game_seats::player,
+                game_seats::device_fp,
+                game_seats::network_fp,
+                game_seats::rating_before,
+                game_seats::rating_after,
+            ))
+            .load(conn)?;
+        for (game, player, device_fp, network_fp, rating_before, rating_after) in rows {
+            out.entry((game, player)).or_insert(SeatTrace {
+                device_fp,
+                network_fp,
+                rating_before,
+                rating_after,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// game id, player, device and network fingerprints, rating before and after.
+type SeatColumns = (
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<i32>,
+    Option<i32>,
+);
+
+/// The rows of the pair's newest `games` shared games, both directions, newest game first.
+pub fn newest_pair_rows(
+    conn: &mut DbConnection,
+    low: &str,
+    high: &str,
+    games: usize,
+) -> QueryResult<Vec<StoredPlay>> {
     let rows: Vec<PlayColumns> = game_pair_play::table
         .filter(
             (game_pair_play::player
@@ -316,12 +409,14 @@ pub fn pair_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResult<
                 .and(game_pair_play::opponent.eq(low))),
         )
         .order(game_pair_play::game_id.desc())
+        .limit(i64::try_from(2 * games).unwrap_or(i64::MAX))
         .load(conn)?;
     Ok(rows.into_iter().map(to_stored).collect())
 }
 
-/// A pair's record summed from the `game_pair_play` rows of their shared games.
-fn record_from_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResult<PairRecord> {
+/// A pair's record and link summed from the `game_pair_play` and `game_seats` rows of their
+/// shared games.
+fn pair_from_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResult<HeldPair> {
     let shared: Vec<i64> = game_pair_play::table
         .filter(game_pair_play::player.eq(low))
         .filter(game_pair_play::opponent.eq(high))
@@ -363,5 +458,15 @@ fn record_from_rows(conn: &mut DbConnection, low: &str, high: &str) -> QueryResu
         tallies.given.games = games;
         tallies.received.games = games;
     }
-    Ok(record)
+    let traces = seat_traces(conn, &shared, &[low, high])?;
+    let mut link = AccountLink::default();
+    for game in &shared {
+        if let (Some(first), Some(second)) = (
+            traces.get(&(*game, low.to_string())),
+            traces.get(&(*game, high.to_string())),
+        ) {
+            link.add(first, second);
+        }
+    }
+    Ok(HeldPair { record, link })
 }

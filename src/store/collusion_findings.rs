@@ -16,14 +16,14 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
-use super::collusion::{pair_rows, record_statistics, Recorded, StoredPlay};
+use super::collusion::{newest_pair_rows, record_statistics, HeldPair, Recorded, StoredPlay};
 use super::connection::DbConnection;
-use super::schema::{collusion_reported, game_pair_play, game_seats, games};
+use super::schema::{collusion_reported, games};
 use crate::collusion::interaction::{Moment, MomentKind};
 use crate::collusion::summary::{ring_summary, summary, MomentAt, MOMENTS_LISTED};
 use crate::collusion::{
-    classify, link, rings, score_pair, AccountLink, CollusionPolicy, Finding, GameInteractions,
-    PairRecord, PairScore, Pattern, PlayerTallies, Ring, SeatTrace,
+    classify, rings, score_pair, AccountLink, CollusionPolicy, Finding, GameInteractions,
+    PairScore, Pattern, PlayerTallies, Ring,
 };
 use crate::moderation::ModerationPolicy;
 
@@ -37,7 +37,7 @@ pub const MOMENTS_PER_GAME: usize = 2;
 /// Accounts walked at most when looking for the ring around flagged pairs.
 pub const RING_MEMBERS: usize = 50;
 
-/// The pair's score and, when the score comes near a finding, the link between the accounts.
+/// The pair's score, the link between the accounts, and the finding they make.
 pub struct PairJudgement {
     pub score: PairScore,
     pub finding: Option<Finding>,
@@ -45,41 +45,26 @@ pub struct PairJudgement {
 }
 
 fn judgement(
-    conn: &mut DbConnection,
     low: &str,
     high: &str,
-    record: &PairRecord,
+    pair: &HeldPair,
     held: &Recorded,
     policy: &CollusionPolicy,
-) -> QueryResult<PairJudgement> {
+) -> PairJudgement {
     let empty = PlayerTallies::default();
     let score = score_pair(
-        record,
+        &pair.record,
         held.baselines.get(low).unwrap_or(&empty),
         held.baselines.get(high).unwrap_or(&empty),
         &held.population,
         policy,
     );
-    // The accounts' seats only choose between the two findings, so they are read only for a
-    // score that reaches the lower threshold.
-    let lower = policy.threshold.min(policy.shared_fingerprint_threshold);
-    let link = if score.reaches(lower, policy) {
-        let game_ids: Vec<i64> = game_pair_play::table
-            .filter(game_pair_play::player.eq(low))
-            .filter(game_pair_play::opponent.eq(high))
-            .select(game_pair_play::game_id)
-            .order(game_pair_play::game_id.asc())
-            .load(conn)?;
-        link(&shared_seats(conn, &game_ids, low, high)?)
-    } else {
-        AccountLink::default()
-    };
-    let finding = classify(&score, &link, policy);
-    Ok(PairJudgement {
+    let finding = classify(&score, &pair.link, policy);
+    PairJudgement {
         score,
         finding,
-        link,
-    })
+        link: pair.link.clone(),
+    }
 }
 
 /// A pair whose finding is to be reported.
@@ -119,8 +104,8 @@ fn report_findings(
     now: NaiveDateTime,
 ) -> QueryResult<Vec<i64>> {
     let mut due = Vec::new();
-    for ((low, high), record) in &recorded.pairs {
-        if let Some(d) = due_finding(conn, low, high, record, recorded, policy)? {
+    for ((low, high), pair) in &recorded.pairs {
+        if let Some(d) = due_finding(conn, low, high, pair, recorded, policy)? {
             due.push(d);
         }
     }
@@ -163,11 +148,11 @@ fn due_finding(
     conn: &mut DbConnection,
     low: &str,
     high: &str,
-    record: &PairRecord,
+    pair: &HeldPair,
     held: &Recorded,
     policy: &CollusionPolicy,
 ) -> QueryResult<Option<Due>> {
-    let shared = i64::try_from(record.games()).unwrap_or(i64::MAX);
+    let shared = i64::try_from(pair.record.games()).unwrap_or(i64::MAX);
     if shared < i64::from(policy.min_games) {
         return Ok(None);
     }
@@ -179,7 +164,7 @@ fn due_finding(
     if reported.is_some_and(|games| shared < 2 * games) {
         return Ok(None);
     }
-    let judged = judgement(conn, low, high, record, held, policy)?;
+    let judged = judgement(low, high, pair, held, policy);
     Ok(judged.finding.map(|finding| Due {
         low: low.to_string(),
         high: high.to_string(),
@@ -259,61 +244,6 @@ struct RingFound<'a> {
     games: &'a HashMap<(String, String), i64>,
 }
 
-/// game id, player, device and network fingerprints, rating before and after.
-type SeatColumns = (
-    i64,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<i32>,
-    Option<i32>,
-);
-
-/// The seats both players held in these games: (low's, high's) per game.
-fn shared_seats(
-    conn: &mut DbConnection,
-    game_ids: &[i64],
-    low: &str,
-    high: &str,
-) -> QueryResult<Vec<(SeatTrace, SeatTrace)>> {
-    let mut per_game: HashMap<i64, (Option<SeatTrace>, Option<SeatTrace>)> = HashMap::new();
-    for chunk in game_ids.chunks(500) {
-        let rows: Vec<SeatColumns> = game_seats::table
-            .filter(game_seats::game_id.eq_any(chunk))
-            .filter(game_seats::player.eq_any([low, high]))
-            .select((
-                game_seats::game_id,
-                game_seats::player,
-                game_seats::device_fp,
-                game_seats::network_fp,
-                game_seats::rating_before,
-                game_seats::rating_after,
-            ))
-            .load(conn)?;
-        for (game, player, device_fp, network_fp, rating_before, rating_after) in rows {
-            let trace = SeatTrace {
-                device_fp,
-                network_fp,
-                rating_before,
-                rating_after,
-            };
-            let slot = per_game.entry(game).or_default();
-            let side = if player == low {
-                &mut slot.0
-            } else {
-                &mut slot.1
-            };
-            side.get_or_insert(trace);
-        }
-    }
-    let mut out: Vec<(i64, (SeatTrace, SeatTrace))> = per_game
-        .into_iter()
-        .filter_map(|(game, (a, b))| Some((game, (a?, b?))))
-        .collect();
-    out.sort_by_key(|(game, _)| *game);
-    Ok(out.into_iter().map(|(_, seats)| seats).collect())
-}
-
 /// Evidence strength of a finding (0..1): its score against twice the threshold.
 fn strength(score: &PairScore, policy: &CollusionPolicy) -> f64 {
     (score.score / (2.0 * policy.threshold)).clamp(0.0, 1.0)
@@ -332,7 +262,7 @@ fn file(
     let lead = group.first().ok_or(diesel::result::Error::NotFound)?;
     let (low, high) = (lead.low.as_str(), lead.high.as_str());
     let judged = &lead.judged;
-    let rows = pair_rows(conn, low, high)?;
+    let rows = newest_pair_rows(conn, low, high, REPORT_GAMES)?;
     let wanted = match judged.score.pattern {
         Pattern::Sparing => MomentKind::SparedCapture,
         Pattern::Feeding => MomentKind::Gift,

@@ -299,6 +299,10 @@ diesel::table! {
         player_low -> Text,
         player_high -> Text,
         games -> BigInt,
+        shared_device_games -> BigInt,
+        shared_network_games -> BigInt,
+        rating_to_high -> BigInt,
+        rating_to_low -> BigInt,
         record -> Text,
         updated_at -> Timestamp,
     }

@@ -234,3 +234,89 @@ async fn backfill_gives_games_stored_without_statistics_the_same_reports() {
         "{second:?}"
     );
 }
+
+/// Every self-partnering case's accused and its entries' (games cited, summary), sorted.
+async fn self_partnering_cases(app: &TestApp) -> Vec<(String, Vec<(usize, String)>)> {
+    let admin = app.token(TokenRole::Admin, "alice");
+    let queue = app
+        .get("/api/v1/admin/cases?reason=self_partnering", Some(&admin))
+        .await
+        .json();
+    let mut out = Vec::new();
+    for case in queue["items"].as_array().expect("items") {
+        let detail = app
+            .get(&format!("/api/v1/admin/cases/{}", case["id"]), Some(&admin))
+            .await
+            .json();
+        let mut entries: Vec<(usize, String)> = detail["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .map(|e| {
+                (
+                    e["games"].as_array().map_or(0, Vec::len),
+                    e["automatic"]["summary"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        entries.sort();
+        out.push((case["accused"].as_str().unwrap_or("").to_string(), entries));
+    }
+    out.sort();
+    out
+}
+
+/// Two accounts of one person (shared fingerprints, points flowing one way) are reported as
+/// self-partnering with the fingerprints counted. The pair records are sums that can be
+/// summed again from the stored games: with every record dropped halfway (as the migration
+/// that added the fingerprint counts does), the reports come out the same.
+#[actix_web::test]
+async fn self_partnering_accounts_are_reported_with_their_shared_fingerprints() {
+    let config = SimulationConfig {
+        sparing_pairs: 0,
+        self_partnering: 1,
+        ..config()
+    };
+    let accounts = plan(&config).colluding()[0].clone();
+    let mut games = simulate(&config);
+    games.sort_by_key(|g| (g.ended_at, g.site_game_id));
+
+    let live = TestApp::spawn().await;
+    post_all(&live, &games).await;
+    let expected = self_partnering_cases(&live).await;
+    let mut pair = [accounts.first.clone(), accounts.second.clone()];
+    pair.sort();
+    let accused: Vec<&str> = expected.iter().map(|(a, _)| a.as_str()).collect();
+    assert!(accused.contains(&pair[1].as_str()), "{expected:?}");
+    let summaries: Vec<&str> = expected
+        .iter()
+        .flat_map(|(_, entries)| entries.iter().map(|(_, s)| s.as_str()))
+        .collect();
+    assert!(
+        summaries
+            .iter()
+            .any(|s| s.contains("Same device fingerprint in")
+                && !s.contains("Same device fingerprint in 0 ")),
+        "{summaries:?}"
+    );
+
+    let rebuilt = TestApp::spawn().await;
+    let half = games.len() / 2;
+    post_all(&rebuilt, &games[..half]).await;
+    {
+        use diesel::prelude::*;
+        let mut conn = rebuilt.state.pool.get().expect("connection");
+        let dropped = match &mut *conn {
+            arbiter::store::DbConnection::Sqlite(c) => {
+                diesel::sql_query("DELETE FROM collusion_pairs").execute(c)
+            }
+            arbiter::store::DbConnection::Postgres(c) => {
+                diesel::sql_query("DELETE FROM collusion_pairs").execute(c)
+            }
+        }
+        .expect("delete");
+        assert!(dropped > 0);
+    }
+    post_all(&rebuilt, &games[half..]).await;
+    assert_eq!(self_partnering_cases(&rebuilt).await, expected);
+}
