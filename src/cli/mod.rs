@@ -1,6 +1,7 @@
 //! The `arbiter` command line. Each subcommand is a variant of `Command` with its own
 //! function below; add new ones (replay, perft, import, ...) the same way.
 
+pub mod backup;
 pub mod collusion;
 pub mod collusion_backfill;
 pub mod conduct;
@@ -66,6 +67,10 @@ pub enum Command {
     /// Collusion statistics of PGN4 files (no database).
     #[command(subcommand)]
     Collusion(collusion::CollusionCommand),
+    /// Copy the SQLite database into a new file while the service runs, and check the copy.
+    Backup(backup::BackupArgs),
+    /// Put a backup in place of the SQLite database (with the service stopped).
+    Restore(backup::RestoreArgs),
 }
 
 #[derive(Debug, Args)]
@@ -131,6 +136,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Collusion(collusion::CollusionCommand::Backfill(args)) => {
             collusion_backfill::run(settings, &args)
         }
+        Command::Backup(args) => backup::run_backup(&settings, &args),
+        Command::Restore(args) => backup::run_restore(&settings, &args),
         Command::Config => {
             print!("{}", settings.to_redacted_toml());
             Ok(())

@@ -53,6 +53,7 @@ pub mod appeals;
 pub mod archive_pairs;
 pub mod archive_players;
 pub mod automatic_reports;
+pub mod backup;
 pub mod case_evidence;
 pub mod cases;
 pub mod chat_flags;

@@ -5,6 +5,7 @@
 
 mod admin_entries;
 mod admin_tokens;
+mod backup;
 mod chat_check;
 mod chat_flags;
 mod chat_window;

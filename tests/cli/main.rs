@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod backup;
 mod closed_pipe;
 mod collusion;
 mod import;
