@@ -14,6 +14,7 @@ pub use crate::archive::ArchiveSettings;
 pub use crate::chat::{ChatSettings, MAX_CHAT_WINDOW_GAMES};
 pub use crate::collusion::CollusionSettings;
 pub use crate::conduct::{ConductSettings, MAX_CONDUCT_APPLY_BATCH, MAX_CONDUCT_APPLY_INTERVAL_MS};
+pub use crate::moderation::retention::RetentionSettings;
 pub use crate::store::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
 
 /// The documented defaults, compiled in so the binary needs no files beside it.
@@ -39,6 +40,7 @@ pub struct Settings {
     pub chat: ChatSettings,
     pub conduct: ConductSettings,
     pub collusion: CollusionSettings,
+    pub retention: RetentionSettings,
     pub moderation: ModerationSettings,
     pub metrics: MetricsSettings,
     pub webhooks: WebhookSettings,
@@ -382,6 +384,9 @@ impl Settings {
             ));
         }
         if let Some((key, message)) = self.collusion.policy().problem() {
+            return Err(bad(key, message));
+        }
+        if let Some((key, message)) = self.retention.problem() {
             return Err(bad(key, message));
         }
         self.metrics.validate(self.server.listen)?;

@@ -12,6 +12,7 @@ pub mod metrics_endpoint;
 pub mod middleware;
 pub mod openapi;
 pub mod pagination;
+pub mod retention_job;
 pub mod routes;
 pub mod server;
 pub mod sqlite_writer;
@@ -34,9 +35,13 @@ pub use error::ApiError;
 pub use state::AppState;
 
 /// Starts the background tasks every `arbiter serve` instance runs on the current actix
-/// runtime: the conduct applier and, on SQLite, the checkpointer.
+/// runtime: the conduct applier, the retention job, the webhook deliverer and, on SQLite, the
+/// checkpointer.
 pub fn spawn_background_tasks(state: web::Data<AppState>) {
     conduct_applier::spawn(state.clone());
+    if state.settings.retention.enabled {
+        retention_job::spawn(state.clone());
+    }
     if state.settings.webhooks.enabled {
         webhook_deliverer::spawn(state.clone());
     }

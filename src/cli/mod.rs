@@ -9,6 +9,7 @@ pub mod import;
 pub mod logging;
 mod pgn4_paths;
 mod pipe;
+pub mod retention;
 mod rules;
 
 use std::path::PathBuf;
@@ -71,6 +72,9 @@ pub enum Command {
     Backup(backup::BackupArgs),
     /// Put a backup in place of the SQLite database (with the service stopped).
     Restore(backup::RestoreArgs),
+    /// Purge the chat text and connection data whose retention period has passed, now
+    /// (`--dry-run`: say what would be purged and held).
+    Retention(retention::RetentionArgs),
 }
 
 #[derive(Debug, Args)]
@@ -138,6 +142,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Backup(args) => backup::run_backup(&settings, &args),
         Command::Restore(args) => backup::run_restore(&settings, &args),
+        Command::Retention(args) => retention::run(settings, &args),
         Command::Config => {
             print!("{}", settings.to_redacted_toml());
             Ok(())

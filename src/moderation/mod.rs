@@ -21,6 +21,7 @@ pub mod note;
 pub mod policy;
 pub mod preset;
 pub mod report;
+pub mod retention;
 pub mod sanction_event;
 pub mod standing;
 pub mod types;

@@ -74,6 +74,7 @@ pub mod player_search;
 pub mod players;
 pub mod queue;
 pub mod reports;
+pub mod retention;
 pub mod sanction_changes;
 pub mod sanction_listing;
 pub mod sanctions;

@@ -36,6 +36,8 @@ diesel::table! {
         aborted_reason -> Nullable<Text>,
         pgn4 -> Text,
         created_at -> Timestamp,
+        chat_purged_at -> Nullable<Timestamp>,
+        connections_purged_at -> Nullable<Timestamp>,
     }
 }
 

@@ -30,6 +30,7 @@ mod player_search;
 mod presets;
 mod queue;
 mod queue_fixtures;
+mod retention;
 mod role_matrix;
 mod sanctions;
 mod seed_story;

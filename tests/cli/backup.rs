@@ -3,23 +3,13 @@
 //! own tools.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use crate::arbiter_in;
 
 /// `arbiter ARGS` in `dir` with `database_url`.
 fn arbiter(dir: &Path, database_url: &str, args: &[&str]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    for (key, _) in std::env::vars() {
-        if key.starts_with("ARBITER_") {
-            command.env_remove(key);
-        }
-    }
-    command
-        .current_dir(dir)
-        .env("ARBITER_DATABASE__URL", database_url)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
+    arbiter_in(dir, &[("ARBITER_DATABASE__URL", database_url)], args)
 }
 
 fn text(bytes: &[u8]) -> String {

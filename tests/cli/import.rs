@@ -2,26 +2,16 @@
 //! non-zero exit with the rejected files on standard error.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const FFA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4/ffa");
 const QUIRKS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pgn4/quirks");
 
 /// `arbiter import ARGS` in `dir`, on the default SQLite file there.
 fn import(dir: &Path, args: &[&str]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    for (key, _) in std::env::vars() {
-        if key.starts_with("ARBITER_") {
-            command.env_remove(key);
-        }
-    }
-    command
-        .current_dir(dir)
-        .arg("import")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
+    let mut all = vec!["import"];
+    all.extend_from_slice(args);
+    crate::arbiter_in(dir, &[], &all)
 }
 
 fn copy(from: &str, to: &Path) {

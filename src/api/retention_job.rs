@@ -1,0 +1,68 @@
+//! The retention job: a background task of every `arbiter serve` instance that purges the
+//! chat text and connection data whose period has passed (`store::retention`), one batch per
+//! write, every `[retention] interval_secs`.
+//!
+//! Each batch is one transaction on the bulk write line, so on SQLite people's writes and game
+//! ingest take turns with it; a pass that finds nothing due costs one indexed read per kind.
+//! Several instances on one PostgreSQL database may purge the same batch: the deletes and
+//! updates are idempotent.
+
+use std::time::Duration;
+
+use actix_web::web;
+use diesel::Connection;
+
+use super::{ApiError, AppState};
+use crate::moderation::retention::PersonalData;
+use crate::store::{self, retention};
+
+/// Starts the job on the current actix runtime; it runs until the runtime stops.
+pub fn spawn(state: web::Data<AppState>) -> actix_web::rt::task::JoinHandle<()> {
+    actix_web::rt::spawn(run(state))
+}
+
+async fn run(state: web::Data<AppState>) {
+    let interval = Duration::from_secs(state.settings.retention.interval_secs);
+    loop {
+        if let Err(e) = purge_due(&state).await {
+            // Nothing is half done: a failed batch rolled back and is due again next pass.
+            tracing::error!(error = %e, "retention: batch failed");
+        }
+        actix_web::rt::time::sleep(interval).await;
+    }
+}
+
+/// One pass over both kinds of data; returns what was purged.
+pub async fn purge_due(state: &AppState) -> Result<[retention::Purged; 2], ApiError> {
+    let mut totals = [retention::Purged::default(); 2];
+    for (i, kind) in PersonalData::ALL.into_iter().enumerate() {
+        let mut after = None;
+        loop {
+            let settings = state.settings.retention.clone();
+            let (done, next) = state
+                .write_bulk(move |conn| {
+                    conn.transaction(|conn| {
+                        retention::purge_batch(conn, &settings, kind, after, store::now(), false)
+                    })
+                })
+                .await?;
+            totals[i].add(&done);
+            match next {
+                Some(cursor) => after = Some(cursor),
+                None => break,
+            }
+        }
+        if totals[i].games > 0 {
+            tracing::info!(
+                data = kind.as_str(),
+                games = totals[i].games,
+                held = totals[i].held,
+                chat_lines = totals[i].chat_lines,
+                events = totals[i].events,
+                fingerprinted_seats = totals[i].fingerprinted_seats,
+                "retention: purged"
+            );
+        }
+    }
+    Ok(totals)
+}
