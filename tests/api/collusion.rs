@@ -167,8 +167,19 @@ async fn teaming_queue(app: &TestApp) -> (Value, Vec<String>) {
 
 /// Every teaming case's accused and its entries' (games cited, summary), sorted.
 async fn teaming_cases(app: &TestApp) -> Vec<(String, Vec<(usize, String)>)> {
+    cases_of_reason(app, "prearranged_teaming").await
+}
+
+/// Every case of `reason`: its accused and its entries' (games cited, summary), sorted.
+async fn cases_of_reason(app: &TestApp, reason: &str) -> Vec<(String, Vec<(usize, String)>)> {
     let admin = app.token(TokenRole::Admin, "alice");
-    let (queue, _) = teaming_queue(app).await;
+    let queue = app
+        .get(
+            &format!("/api/v1/admin/cases?reason={reason}"),
+            Some(&admin),
+        )
+        .await
+        .json();
     let mut out = Vec::new();
     for case in queue["items"].as_array().expect("items") {
         let detail = app
@@ -235,37 +246,6 @@ async fn backfill_gives_games_stored_without_statistics_the_same_reports() {
     );
 }
 
-/// Every self-partnering case's accused and its entries' (games cited, summary), sorted.
-async fn self_partnering_cases(app: &TestApp) -> Vec<(String, Vec<(usize, String)>)> {
-    let admin = app.token(TokenRole::Admin, "alice");
-    let queue = app
-        .get("/api/v1/admin/cases?reason=self_partnering", Some(&admin))
-        .await
-        .json();
-    let mut out = Vec::new();
-    for case in queue["items"].as_array().expect("items") {
-        let detail = app
-            .get(&format!("/api/v1/admin/cases/{}", case["id"]), Some(&admin))
-            .await
-            .json();
-        let mut entries: Vec<(usize, String)> = detail["entries"]
-            .as_array()
-            .expect("entries")
-            .iter()
-            .map(|e| {
-                (
-                    e["games"].as_array().map_or(0, Vec::len),
-                    e["automatic"]["summary"].as_str().unwrap_or("").to_string(),
-                )
-            })
-            .collect();
-        entries.sort();
-        out.push((case["accused"].as_str().unwrap_or("").to_string(), entries));
-    }
-    out.sort();
-    out
-}
-
 /// Two accounts of one person (shared fingerprints, points flowing one way) are reported as
 /// self-partnering with the fingerprints counted. The pair records are sums that can be
 /// summed again from the stored games: with every record dropped halfway (as the migration
@@ -283,7 +263,7 @@ async fn self_partnering_accounts_are_reported_with_their_shared_fingerprints() 
 
     let live = TestApp::spawn().await;
     post_all(&live, &games).await;
-    let expected = self_partnering_cases(&live).await;
+    let expected = cases_of_reason(&live, "self_partnering").await;
     let mut pair = [accounts.first.clone(), accounts.second.clone()];
     pair.sort();
     let accused: Vec<&str> = expected.iter().map(|(a, _)| a.as_str()).collect();
@@ -318,5 +298,5 @@ async fn self_partnering_accounts_are_reported_with_their_shared_fingerprints() 
         assert!(dropped > 0);
     }
     post_all(&rebuilt, &games[half..]).await;
-    assert_eq!(self_partnering_cases(&rebuilt).await, expected);
+    assert_eq!(cases_of_reason(&rebuilt, "self_partnering").await, expected);
 }
