@@ -62,7 +62,7 @@ fn sqlite_path(settings: &Settings, verb: &str) -> anyhow::Result<PathBuf> {
         DatabaseTarget::Postgres(_) => bail!(
             "`arbiter {verb}` copies a SQLite database; for PostgreSQL use its own tools: \
              pg_dump --format=custom --file=PATH DATABASE_URL, and pg_restore --clean \
-             --if-exists --dbname=DATABASE_URL PATH (see README, Backups)"
+             --if-exists --dbname=DATABASE_URL PATH (see docs/personal-data.md)"
         ),
     }
 }

@@ -34,20 +34,20 @@ pub enum BackupError {
          Arbiter"
     )]
     Newer { path: PathBuf, versions: String },
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Database {
         path: PathBuf,
-        source: diesel::result::Error,
+        cause: diesel::result::Error,
     },
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Open {
         path: PathBuf,
-        source: diesel::ConnectionError,
+        cause: diesel::ConnectionError,
     },
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("{path}: reading its migrations: {message}")]
     Migrations { path: PathBuf, message: String },
@@ -110,7 +110,7 @@ pub fn restore(from: &Path, database: &Path) -> Result<CopySummary, BackupError>
     }
     std::fs::rename(&staged, database).map_err(|source| BackupError::Io {
         path: database.to_path_buf(),
-        source,
+        cause: source,
     })?;
     Ok(summary)
 }
@@ -170,7 +170,7 @@ pub fn check(path: &Path) -> Result<CopySummary, BackupError> {
     let bytes = std::fs::metadata(path)
         .map_err(|source| BackupError::Io {
             path: path.to_path_buf(),
-            source,
+            cause: source,
         })?
         .len();
     Ok(CopySummary {
@@ -197,21 +197,21 @@ fn empty_log_when_unused(database: &Path) -> Result<(), BackupError> {
 fn open(path: &Path) -> Result<SqliteConnection, BackupError> {
     SqliteConnection::establish(text_path(path)?).map_err(|source| BackupError::Open {
         path: path.to_path_buf(),
-        source,
+        cause: source,
     })
 }
 
 fn text_path(path: &Path) -> Result<&str, BackupError> {
     path.to_str().ok_or_else(|| BackupError::Io {
         path: path.to_path_buf(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "path is not UTF-8"),
+        cause: std::io::Error::new(std::io::ErrorKind::InvalidInput, "path is not UTF-8"),
     })
 }
 
 fn database_error(path: &Path, source: diesel::result::Error) -> BackupError {
     BackupError::Database {
         path: path.to_path_buf(),
-        source,
+        cause: source,
     }
 }
 
@@ -228,7 +228,7 @@ fn remove_if_present(path: &Path) -> Result<(), BackupError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(source) => Err(BackupError::Io {
             path: path.to_path_buf(),
-            source,
+            cause: source,
         }),
     }
 }

@@ -65,6 +65,14 @@ fn backup_and_restore_a_sqlite_database() {
         text(&check.stdout)
     );
 
+    // A file that is not a database: said once, naming the file.
+    std::fs::write(dir.path().join("junk.db"), vec![7u8; 5000]).expect("junk");
+    let junk = arbiter(dir.path(), url, &["restore", "junk.db"]);
+    assert!(!junk.status.success());
+    let said = text(&junk.stderr);
+    assert!(said.contains("junk.db: file is not a database"), "{said}");
+    assert_eq!(said.matches("not a database").count(), 1, "{said}");
+
     let missing = arbiter(dir.path(), url, &["restore", "none.db"]);
     assert!(!missing.status.success());
     assert!(
