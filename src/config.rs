@@ -41,6 +41,7 @@ pub struct Settings {
     pub conduct: ConductSettings,
     pub collusion: CollusionSettings,
     pub retention: RetentionSettings,
+    pub privacy: PrivacySettings,
     pub moderation: ModerationSettings,
     pub metrics: MetricsSettings,
     pub webhooks: WebhookSettings,
@@ -141,6 +142,32 @@ impl std::fmt::Debug for AuthSettings {
             .field("clock_skew_secs", &self.clock_skew_secs)
             .field("last_used_resolution_secs", &self.last_used_resolution_secs)
             .field("max_token_lifetime_secs", &self.max_token_lifetime_secs)
+            .finish()
+    }
+}
+
+/// A player's export and erasure (docs/personal-data.md).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrivacySettings {
+    /// The key of the keyed hash that keeps an erased player's name answering the standing
+    /// check. Empty refuses erasures. Keep it out of the database and its backups.
+    pub erasure_key: String,
+}
+
+impl PrivacySettings {
+    /// The stored key of a name, when erasures are configured.
+    pub fn erased_name_key(&self, name: &str) -> Option<String> {
+        (!self.erasure_key.is_empty())
+            .then(|| crate::moderation::erasure::name_key(&self.erasure_key, name))
+    }
+}
+
+// Hand-written so the key never reaches a log line through `{:?}`.
+impl std::fmt::Debug for PrivacySettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PrivacySettings")
+            .field("erasure_key", &redacted(&self.erasure_key))
             .finish()
     }
 }
@@ -389,6 +416,15 @@ impl Settings {
         if let Some((key, message)) = self.retention.problem() {
             return Err(bad(key, message));
         }
+        let key_len = self.privacy.erasure_key.len();
+        if key_len > 0 && key_len < MIN_PLAYER_SECRET_BYTES {
+            return Err(bad(
+                "privacy.erasure_key",
+                &format!(
+                    "must be empty (erasure refused) or at least {MIN_PLAYER_SECRET_BYTES} bytes"
+                ),
+            ));
+        }
         self.metrics.validate(self.server.listen)?;
         if tracing_subscriber::EnvFilter::try_new(&self.log.level).is_err() {
             return Err(bad(
@@ -405,6 +441,7 @@ impl Settings {
         shown.auth.player_token_secret = redacted(&self.auth.player_token_secret).to_string();
         shown.database.url = redact_url_password(&self.database.url);
         shown.metrics.token = redacted(&self.metrics.token).to_string();
+        shown.privacy.erasure_key = redacted(&self.privacy.erasure_key).to_string();
         toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
     }
 }

@@ -20,8 +20,8 @@ use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_entries, admin_queue, admin_tokens, appeals, chat, conduct, flags, games,
-    health, modlog, notes, player_search, players, presets, reports, sanctions, standing, webhooks,
-    whoami,
+    health, modlog, notes, personal_data, player_search, players, presets, reports, sanctions,
+    standing, webhooks, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
@@ -66,6 +66,8 @@ pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
         player_search::search_players,
         notes::add_note,
         notes::list_notes,
+        personal_data::export_player,
+        personal_data::erase_player,
         conduct::player_conduct,
         reports::file_report,
         reports::my_reports,

@@ -132,6 +132,19 @@ pub enum AuditAction {
         author: PlayerId,
         case: Option<CaseId>,
     },
+    /// Everything held about a player was exported, by an admin or by the player.
+    PlayerExported {
+        player: PlayerId,
+    },
+    /// A player's chat text and fingerprints were deleted and their name replaced by a
+    /// pseudonym everywhere; the counts say how much changed.
+    PlayerErased {
+        player: PlayerId,
+        admin: PlayerId,
+        games: u64,
+        chat_lines_deleted: u64,
+        texts_rewritten: u64,
+    },
 }
 
 impl AuditAction {
@@ -145,7 +158,7 @@ impl AuditAction {
     }
 
     /// Every [`AuditAction::kind`] value, in declaration order: what a log filter may ask for.
-    pub const KINDS: [&'static str; 17] = [
+    pub const KINDS: [&'static str; 19] = [
         "report_filed",
         "report_merged",
         "automatic_report",
@@ -163,6 +176,8 @@ impl AuditAction {
         "appeal_filed",
         "appeal_decided",
         "note_added",
+        "player_exported",
+        "player_erased",
     ];
 
     /// The tag value, e.g. "case_claimed", for a log's `kind` column.
@@ -185,6 +200,8 @@ impl AuditAction {
             AuditAction::AppealFiled { .. } => "appeal_filed",
             AuditAction::AppealDecided { .. } => "appeal_decided",
             AuditAction::NoteAdded { .. } => "note_added",
+            AuditAction::PlayerExported { .. } => "player_exported",
+            AuditAction::PlayerErased { .. } => "player_erased",
         }
     }
 }
@@ -312,6 +329,14 @@ mod tests {
                 player,
                 author: admin,
                 case: Some(case),
+            },
+            AuditAction::PlayerExported { player },
+            AuditAction::PlayerErased {
+                player,
+                admin,
+                games: 3,
+                chat_lines_deleted: 3,
+                texts_rewritten: 5,
             },
         ];
         let kinds: Vec<&str> = every.iter().map(AuditAction::kind).collect();

@@ -16,6 +16,7 @@ pub mod appeal;
 pub mod audit;
 pub mod case;
 pub mod decision;
+pub mod erasure;
 pub mod game_number;
 pub mod note;
 pub mod policy;

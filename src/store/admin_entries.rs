@@ -48,6 +48,7 @@ pub fn file(
 ) -> Result<AdminFiled, FileError> {
     let as_report = Filing {
         reporter: filing.admin.clone(),
+        reporter_key: None,
         accused: vec![filing.accused.clone()],
         reason: filing.reason,
         // The note is the entry's message ("other" needs one; its length is bounded too).

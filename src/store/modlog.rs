@@ -2,13 +2,17 @@
 //! The table refuses updates and deletes (triggers on both backends); this module only appends
 //! and reads. Appends run inside the transaction of the action they record, so an action and
 //! its log line are written together or not at all.
+//!
+//! People are stored as `players.id` (`actor_id`, `subject_id`) and named at read time, so an
+//! erasure renames one `players` row instead of editing log lines.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
 use super::connection::DbConnection;
-use super::schema::modlog;
+use super::players;
+use super::schema::{modlog, players as players_table};
 use crate::moderation::AuditAction;
 
 /// Who acted.
@@ -56,9 +60,9 @@ pub struct NewModlogEntry<'a> {
 struct ModlogInsert<'a> {
     at: NaiveDateTime,
     actor_kind: &'a str,
-    actor: Option<&'a str>,
+    actor_id: Option<i64>,
     kind: &'a str,
-    subject: Option<&'a str>,
+    subject_id: Option<i64>,
     case_id: Option<i64>,
     report_id: Option<i64>,
     sanction_id: Option<i64>,
@@ -67,9 +71,8 @@ struct ModlogInsert<'a> {
     details: String,
 }
 
-/// A stored log line.
-#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
-#[diesel(table_name = modlog)]
+/// A stored log line, as read: people by their current names.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModlogRow {
     pub id: i64,
     pub at: NaiveDateTime,
@@ -85,15 +88,43 @@ pub struct ModlogRow {
     pub details: String,
 }
 
+/// A log line as stored: people by id.
+#[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
+#[diesel(table_name = modlog)]
+struct StoredLine {
+    id: i64,
+    at: NaiveDateTime,
+    actor_kind: String,
+    actor_id: Option<i64>,
+    kind: String,
+    subject_id: Option<i64>,
+    case_id: Option<i64>,
+    report_id: Option<i64>,
+    sanction_id: Option<i64>,
+    appeal_id: Option<i64>,
+    why: Option<String>,
+    details: String,
+}
+
+/// The `players` id of a name in the log, creating the row on first need.
+fn person_id(
+    conn: &mut DbConnection,
+    name: Option<&str>,
+    at: NaiveDateTime,
+) -> QueryResult<Option<i64>> {
+    name.map(|name| players::id_or_create(conn, name, at))
+        .transpose()
+}
+
 /// Appends one line. Runs inside the caller's transaction.
 pub fn append(conn: &mut DbConnection, entry: &NewModlogEntry<'_>) -> QueryResult<()> {
     diesel::insert_into(modlog::table)
         .values(ModlogInsert {
             at: entry.at,
             actor_kind: entry.actor_kind.as_str(),
-            actor: entry.actor,
+            actor_id: person_id(conn, entry.actor, entry.at)?,
             kind: entry.kind,
-            subject: entry.subject,
+            subject_id: person_id(conn, entry.subject, entry.at)?,
             case_id: entry.case_id,
             report_id: entry.report_id,
             sanction_id: entry.sanction_id,
@@ -127,15 +158,27 @@ pub fn page(
     before_id: Option<i64>,
     limit: i64,
 ) -> QueryResult<Vec<ModlogRow>> {
-    let mut query = modlog::table.select(ModlogRow::as_select()).into_boxed();
+    let mut query = modlog::table.select(StoredLine::as_select()).into_boxed();
     if let Some(before) = before_id {
         query = query.filter(modlog::id.lt(before));
     }
     if let Some(subject) = &filter.subject {
-        query = query.filter(modlog::subject.eq(subject.clone()));
+        query = query.filter(
+            modlog::subject_id.eq_any(
+                players_table::table
+                    .filter(players_table::name.eq(subject.clone()))
+                    .select(players_table::id.nullable()),
+            ),
+        );
     }
     if let Some(actor) = &filter.actor {
-        query = query.filter(modlog::actor.eq(actor.clone()));
+        query = query.filter(
+            modlog::actor_id.eq_any(
+                players_table::table
+                    .filter(players_table::name.eq(actor.clone()))
+                    .select(players_table::id.nullable()),
+            ),
+        );
     }
     if let Some(kind) = &filter.kind {
         query = query.filter(modlog::kind.eq(kind.clone()));
@@ -149,7 +192,38 @@ pub fn page(
     if let Some(case_id) = filter.case_id {
         query = query.filter(modlog::case_id.eq(case_id));
     }
-    query.order(modlog::id.desc()).limit(limit).load(conn)
+    let lines: Vec<StoredLine> = query.order(modlog::id.desc()).limit(limit).load(conn)?;
+    named(conn, lines)
+}
+
+/// Lines with their people named (one read of `players` for the whole page).
+fn named(conn: &mut DbConnection, lines: Vec<StoredLine>) -> QueryResult<Vec<ModlogRow>> {
+    let mut ids: Vec<i64> = lines
+        .iter()
+        .flat_map(|l| [l.actor_id, l.subject_id])
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let names = players::names(conn, &ids)?;
+    let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
+    Ok(lines
+        .into_iter()
+        .map(|l| ModlogRow {
+            id: l.id,
+            at: l.at,
+            actor_kind: l.actor_kind,
+            actor: name(l.actor_id),
+            kind: l.kind,
+            subject: name(l.subject_id),
+            case_id: l.case_id,
+            report_id: l.report_id,
+            sanction_id: l.sanction_id,
+            appeal_id: l.appeal_id,
+            why: l.why,
+            details: l.details,
+        })
+        .collect())
 }
 
 /// Who acted, for the moderation log.

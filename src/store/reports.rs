@@ -91,6 +91,9 @@ pub fn seated_players(conn: &mut DbConnection, names: &[String]) -> QueryResult<
 #[derive(Debug, Clone)]
 pub struct Filing {
     pub reporter: String,
+    /// The reporter's erased-name key (`PrivacySettings::erased_name_key`): a report timeout
+    /// given before an erasure still applies.
+    pub reporter_key: Option<String>,
     pub accused: Vec<String>,
     pub reason: ReportReason,
     pub message: Option<String>,
@@ -268,7 +271,12 @@ pub fn file(
         names.push(&filing.reporter);
         create_players(conn, &names, now)?;
         let reporter_id = lock_player(conn, &filing.reporter, now)?;
-        let standing = super::sanctions::standing_of(conn, &filing.reporter, now)?;
+        let standing = super::sanctions::standing_of(
+            conn,
+            &filing.reporter,
+            filing.reporter_key.as_deref(),
+            now,
+        )?;
         if !standing.may_report {
             return Err(FileError::MayNotReport {
                 until: standing.report_until,
@@ -276,7 +284,7 @@ pub fn file(
             });
         }
         check_rate(
-            &recent_filings(conn, &filing.reporter, now)?,
+            &recent_filings(conn, reporter_id, now)?,
             to_utc(now),
             policy,
         )
@@ -438,12 +446,12 @@ fn lock_player(conn: &mut DbConnection, name: &str, now: NaiveDateTime) -> Query
 /// Times of the reporter's filings (new and merged) in the last day, from the moderation log.
 fn recent_filings(
     conn: &mut DbConnection,
-    reporter: &str,
+    reporter_id: i64,
     now: NaiveDateTime,
 ) -> QueryResult<Vec<DateTime<Utc>>> {
     let since = now - TimeDelta::hours(24);
     Ok(modlog::table
-        .filter(modlog::actor.eq(reporter))
+        .filter(modlog::actor_id.eq(reporter_id))
         .filter(modlog::actor_kind.eq("player"))
         .filter(modlog::kind.eq_any(["report_filed", "report_merged"]))
         .filter(modlog::at.gt(since))

@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::schema::{cases, decisions, players, report_timeouts, sanctions};
+use super::schema::{cases, decisions, erased_names, players, report_timeouts, sanctions};
 use super::{enum_name, parse_enum, to_utc};
 use crate::moderation::{
     standing, PlayerId, PriorMeasure, ReportReason, ReportTimeout, Sanction, SanctionDuration,
@@ -122,12 +122,21 @@ pub fn prior_measures(conn: &mut DbConnection, player_id: i64) -> QueryResult<Ve
 
 /// A player's standing at `now`, by name: two indexed queries (sanctions that may still
 /// matter, report timeouts not yet over). A name moderation never saw has no rows and may do
-/// everything.
+/// everything. `name_key` is the name's keyed hash (`PrivacySettings::erased_name_key`): an
+/// erased player's sanctions still answer for their old name through `erased_names`.
 pub fn standing_of(
     conn: &mut DbConnection,
     name: &str,
+    name_key: Option<&str>,
     now: NaiveDateTime,
 ) -> QueryResult<Standing> {
+    // No key matches the empty string.
+    let key = name_key.unwrap_or("");
+    let erased = || {
+        erased_names::table
+            .filter(erased_names::name_key.eq(key))
+            .select(erased_names::player_id)
+    };
     type Row = (
         i64,
         i64,
@@ -141,7 +150,7 @@ pub fn standing_of(
     // reductions only shorten, lifts only end earlier.
     let sanctions_query = sanctions::table
         .inner_join(players::table.on(players::id.eq(sanctions::player_id)))
-        .filter(players::name.eq(name))
+        .filter(players::name.eq(name).or(players::id.eq_any(erased())))
         .filter(sanctions::lifted_at.is_null())
         .filter(sanctions::ends_at.is_null().or(sanctions::ends_at.gt(now)))
         .select((
@@ -155,7 +164,7 @@ pub fn standing_of(
         ));
     let timeouts_query = report_timeouts::table
         .inner_join(players::table.on(players::id.eq(report_timeouts::player_id)))
-        .filter(players::name.eq(name))
+        .filter(players::name.eq(name).or(players::id.eq_any(erased())))
         .filter(report_timeouts::ends_at.gt(now))
         .select((
             report_timeouts::player_id,

@@ -418,15 +418,15 @@ diesel::table! {
         id -> BigInt,
         at -> Timestamp,
         actor_kind -> Text,
-        actor -> Nullable<Text>,
         kind -> Text,
-        subject -> Nullable<Text>,
         case_id -> Nullable<BigInt>,
         report_id -> Nullable<BigInt>,
         sanction_id -> Nullable<BigInt>,
         appeal_id -> Nullable<BigInt>,
         why -> Nullable<Text>,
         details -> Text,
+        actor_id -> Nullable<BigInt>,
+        subject_id -> Nullable<BigInt>,
     }
 }
 
@@ -438,6 +438,14 @@ diesel::table! {
         case_id -> Nullable<BigInt>,
         text -> Text,
         created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    erased_names (name_key, player_id) {
+        name_key -> Text,
+        player_id -> BigInt,
+        erased_at -> Timestamp,
     }
 }
 
@@ -483,6 +491,7 @@ diesel::joinable!(case_reports -> reports (report_id));
 diesel::joinable!(decisions -> cases (case_id));
 diesel::joinable!(appeals -> sanctions (sanction_id));
 diesel::joinable!(sanctions -> cases (case_id));
+diesel::joinable!(erased_names -> players (player_id));
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     games,
@@ -520,5 +529,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_events,
     webhook_deliveries,
     webhook_attempts,
-    console_sessions
+    console_sessions,
+    erased_names
 );

@@ -25,6 +25,7 @@ mod moderation;
 mod notes;
 mod openapi;
 mod operations;
+mod personal_data;
 mod player_lookups;
 mod player_search;
 mod presets;

@@ -81,14 +81,19 @@ async fn a_note_is_added_listed_and_seen_in_the_case_view() {
         .json();
     assert_eq!(items(&log).len(), 2, "{log}");
 
-    // Append-only: the database refuses changes.
+    // Append-only: the database refuses changes, except to the text, which only an erasure
+    // rewrites (docs/personal-data.md).
     {
         use arbiter::store::schema::player_notes;
         let mut conn = app.state.pool.get().expect("connection");
         let changed = diesel::update(player_notes::table)
-            .set(player_notes::text.eq("rewritten"))
+            .set(player_notes::author_id.eq(player_notes::player_id))
             .execute(&mut *conn);
         assert!(changed.is_err(), "a note was changed");
+        let moved = diesel::update(player_notes::table)
+            .set(player_notes::created_at.eq(chrono::NaiveDateTime::MIN))
+            .execute(&mut *conn);
+        assert!(moved.is_err(), "a note was moved in time");
         let removed = diesel::delete(player_notes::table).execute(&mut *conn);
         assert!(removed.is_err(), "a note was deleted");
     }

@@ -261,6 +261,7 @@ async fn no_closed_set_is_a_bare_string() {
     // A game's variant is the PGN4 `Variant` tag: any text a site writes.
     const OPEN: &[(&str, &str)] = &[
         ("GameSummary", "variant"),
+        ("ExportGameView", "variant"),
         ("PairGameView", "variant"),
         ("VariantCount", "variant"),
         ("GET /api/v1/games", "variant"),

@@ -78,6 +78,10 @@ fn appeal_decision_body() -> Value {
     json!({ "decision": "uphold" })
 }
 
+fn erase_body() -> Value {
+    json!({ "confirm": "nobody-held", "why": "matrix erasure" })
+}
+
 fn note_body() -> Value {
     json!({ "text": "matrix note" })
 }
@@ -140,6 +144,10 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/admin/players?prefix=r",      None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/players/r1/notes",      None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/admin/players/r1/notes",      Some(note_body),      [401, 401, 401, 401, 403, 201, 403]),
+        // A player exports only their own; erasing a name nobody holds is not found.
+        row("GET",    "/api/v1/players/r1/export",           None,                 [401, 401, 401, 401, 403, 200, 403]),
+        row("GET",    "/api/v1/players/nobody-held/export",  None,                 [401, 401, 401, 401, 403, 404, 403]),
+        row("POST",   "/api/v1/admin/players/nobody-held/erase", Some(erase_body), [401, 401, 401, 401, 403, 404, 403]),
         // A player sees only their own conduct record; nobody has one without games.
         row("GET",    "/api/v1/players/r1/conduct",          None,                 [401, 401, 401, 401, 200, 200, 403]),
         row("GET",    "/api/v1/players/matrix-player/conduct", None,               [401, 401, 401, 401, 404, 404, 404]),

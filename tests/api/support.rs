@@ -103,6 +103,7 @@ pub fn test_settings(db: &TestDb) -> Settings {
     settings.database.pool_size = 4;
     settings.auth.player_token_secret = PLAYER_SECRET.to_string();
     settings.log.level = "warn".to_string();
+    settings.privacy.erasure_key = "test-erasure-key-of-at-least-32-bytes".to_string();
     settings
 }
 

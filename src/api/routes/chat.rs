@@ -123,9 +123,11 @@ pub async fn check_line(
         Some(name) => {
             check_sender(name)?;
             let name = name.clone();
+            let name_key = state.settings.privacy.erased_name_key(&name);
             let standing = state
                 .read_inline(move |conn| {
-                    sanctions::standing_of(conn, &name, store::now()).map_err(ApiError::from)
+                    sanctions::standing_of(conn, &name, name_key.as_deref(), store::now())
+                        .map_err(ApiError::from)
                 })
                 .await?;
             Some(standing)

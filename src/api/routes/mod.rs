@@ -12,6 +12,7 @@ pub mod games;
 pub mod health;
 pub mod modlog;
 pub mod notes;
+pub mod personal_data;
 pub mod player_search;
 pub mod players;
 pub mod presets;
@@ -77,6 +78,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(
                     web::resource("/admin/players")
                         .route(web::get().to(player_search::search_players)),
+                )
+                .service(
+                    web::resource("/admin/players/{name}/erase")
+                        .route(web::post().to(personal_data::erase_player)),
+                )
+                .service(
+                    web::resource("/players/{name}/export")
+                        .route(web::get().to(personal_data::export_player)),
                 )
                 .service(
                     web::resource("/admin/players/{name}/notes")

@@ -28,7 +28,8 @@ pub struct NewNote {
     pub case_id: Option<i64>,
 }
 
-fn checked_name(name: &str) -> Result<String, ApiError> {
+/// A player name from the path: trimmed, 1 to `MAX_NAME_CHARS` characters.
+pub(crate) fn checked_name(name: &str) -> Result<String, ApiError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
         return Err(ApiError::BadRequest {

@@ -56,6 +56,7 @@ pub async fn file_report(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let filing = Filing {
+        reporter_key: state.settings.privacy.erased_name_key(&player.player),
         reporter: player.player,
         accused: body.accused.iter().map(|n| n.trim().to_string()).collect(),
         reason: body.reason,

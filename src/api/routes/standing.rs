@@ -27,6 +27,7 @@ pub async fn player_standing(
     name: web::Path<String>,
 ) -> Result<web::Json<StandingView>, ApiError> {
     let name = name.into_inner();
+    let name_key = state.settings.privacy.erased_name_key(&name);
     // Authentication and the standing share one read on one pooled connection; on SQLite it
     // usually runs without leaving the worker.
     let (caller, touch, name, standing) = state
@@ -41,7 +42,7 @@ pub async fn player_standing(
                     });
                 }
             }
-            let standing = sanctions::standing_of(conn, &name, store::now())?;
+            let standing = sanctions::standing_of(conn, &name, name_key.as_deref(), store::now())?;
             Ok::<_, ApiError>((caller, touch, name, standing))
         })
         .await?;

@@ -10,6 +10,7 @@ pub mod games;
 pub mod health;
 pub mod modlog;
 pub mod notes;
+pub mod player_export;
 pub mod players;
 pub mod presets;
 pub mod queue;
