@@ -11,3 +11,4 @@ pub mod moderation;
 pub mod rules;
 pub mod simulation;
 pub mod store;
+pub mod usecases;

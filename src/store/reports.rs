@@ -522,7 +522,7 @@ fn accused_of(conn: &mut DbConnection, report_id: i64) -> QueryResult<Vec<(i64, 
 }
 
 /// Links a report to accused players and supporting games (archive ids).
-pub(super) fn link(
+pub fn link(
     conn: &mut DbConnection,
     report_id: i64,
     accused: &[(i64, String)],
@@ -548,7 +548,7 @@ pub(super) fn link(
 }
 
 /// Files the report into each accused player's open case and refreshes those cases.
-pub(super) fn join_cases(
+pub fn join_cases(
     conn: &mut DbConnection,
     report_id: i64,
     reason: ReportReason,

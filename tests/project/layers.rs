@@ -1,8 +1,8 @@
-//! The rooms of `src/` import one way: `cli -> api -> config -> store -> archive -> conduct ->
-//! (moderation | chat | collusion | simulation) -> rules`, each only from the rooms below it,
-//! never sideways or up; the pure rooms touch no database, network, file or HTTP crate; the
-//! modules of `store` form no import circle. Read from the source text (`crate::room` paths), so a test of the build
-//! itself rather than of its behaviour.
+//! The rooms of `src/` import one way: `cli -> api -> config -> usecases -> store -> archive ->
+//! conduct -> (moderation | chat | collusion | simulation) -> rules`, each only from the rooms
+//! below it, never sideways or up; the pure rooms touch no database, network, file or HTTP
+//! crate; the modules of `store` form no import circle. Read from the source text
+//! (`crate::room` paths), so a test of the build itself rather than of its behaviour.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -17,9 +17,10 @@ const ROOMS: &[(&str, u32)] = &[
     ("conduct", 2),
     ("archive", 3),
     ("store", 4),
-    ("config", 5),
-    ("api", 6),
-    ("cli", 7),
+    ("usecases", 5),
+    ("config", 6),
+    ("api", 7),
+    ("cli", 8),
 ];
 
 /// Rooms free of I/O: none of these may appear in their code (tests excepted).

@@ -1,0 +1,5 @@
+//! Use cases: what a person or a machine asks Arbiter to do, one file each, named as its user
+//! would say it. Each reads top to bottom as its steps: load (store queries), decide (a pure
+//! call into `moderation`, `chat`, `conduct` or `collusion`), write, log, emit events, all in
+//! the caller's one transaction. `api` and `cli` call these; `store` holds queries and rows
+//! only and never calls back up here.
