@@ -51,7 +51,7 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CaseRow>> {
         .optional()
 }
 
-pub(super) fn open_case_id(
+pub fn open_case_id(
     conn: &mut DbConnection,
     accused_id: i64,
     reason: &str,
@@ -339,6 +339,40 @@ pub fn refresh_priority(
     Ok(())
 }
 
+/// Takes the case for a decision by `admin_id`: touches it only while it is open and the admin
+/// holds a running claim, and says whether it did. Written first in a decision's transaction,
+/// so it locks the case row (PostgreSQL) or the database (SQLite) before anything is read, and
+/// checks status and claim in the same statement.
+pub fn hold_for_decision(
+    conn: &mut DbConnection,
+    case_id: i64,
+    admin_id: i64,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
+    let held = diesel::update(
+        cases::table
+            .filter(cases::id.eq(case_id))
+            .filter(cases::status.eq("open"))
+            .filter(cases::claimed_by.eq(admin_id))
+            .filter(cases::claimed_until.gt(now)),
+    )
+    .set(cases::updated_at.eq(now))
+    .execute(conn)?;
+    Ok(held > 0)
+}
+
+/// Marks a case decided.
+pub fn close(conn: &mut DbConnection, case_id: i64, now: NaiveDateTime) -> QueryResult<()> {
+    diesel::update(cases::table.find(case_id))
+        .set((
+            cases::status.eq("decided"),
+            cases::decided_at.eq(now),
+            cases::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
 /// The open cases of a player as the accused.
 pub fn open_cases_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<i64>> {
     cases::table
@@ -366,7 +400,8 @@ pub fn open_cases_reported_by(
         .load(conn)
 }
 
-pub(super) fn player_name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
+/// A player's name by id.
+pub fn player_name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
     players::table.find(id).select(players::name).first(conn)
 }
 

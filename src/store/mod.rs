@@ -47,7 +47,6 @@ macro_rules! insert_all {
     };
 }
 
-pub mod admin_entries;
 pub mod api_tokens;
 pub mod appeals;
 pub mod archive_pairs;
@@ -63,7 +62,7 @@ pub mod collusion_findings;
 pub mod conduct;
 pub mod connection;
 pub mod console_sessions;
-pub mod decide;
+pub mod decisions;
 pub mod erasure;
 pub mod game_search;
 pub mod games;
@@ -75,6 +74,7 @@ pub mod player_notes;
 pub mod player_search;
 pub mod players;
 pub mod queue;
+pub mod report_timeouts;
 pub mod reports;
 pub mod retention;
 pub mod sanction_changes;

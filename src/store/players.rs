@@ -53,3 +53,41 @@ pub fn id_or_create(
         Err(e) => Err(e),
     }
 }
+
+/// Creates the rows of these players where missing, in name order: the order in which the
+/// conduct applier creates them too, so the two cannot deadlock.
+pub fn create_all(
+    conn: &mut DbConnection,
+    names: &[&str],
+    now: chrono::NaiveDateTime,
+) -> QueryResult<()> {
+    let mut names = names.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        on_backend!(conn, c => diesel::insert_into(players::table)
+            .values((players::name.eq(name), players::created_at.eq(now)))
+            .on_conflict_do_nothing()
+            .execute(c))?;
+    }
+    Ok(())
+}
+
+/// The player's row, created if needed and locked for this transaction; returns its id. The
+/// first statement writes, so SQLite takes its write lock before anything is read (a
+/// read-then-write transaction could not upgrade while another writer commits); PostgreSQL
+/// locks the row, so one reporter's filings run one at a time (rate limit and merging read
+/// then write).
+pub fn lock(conn: &mut DbConnection, name: &str, now: chrono::NaiveDateTime) -> QueryResult<i64> {
+    on_backend!(conn, c => diesel::insert_into(players::table)
+        .values((players::name.eq(name), players::created_at.eq(now)))
+        .on_conflict_do_nothing()
+        .execute(c))?;
+    diesel::update(players::table.filter(players::name.eq(name)))
+        .set(players::created_at.eq(players::created_at))
+        .execute(conn)?;
+    players::table
+        .filter(players::name.eq(name))
+        .select(players::id)
+        .first(conn)
+}

@@ -16,8 +16,8 @@ use crate::moderation::{
     GAME_NUMBER_RULE,
 };
 use crate::store::claims::{self, ClaimResult, ReleaseResult};
-use crate::store::decide::{decide, DecideError, DecisionInput};
 use crate::store::{self, players, to_utc, DbConnection};
+use crate::usecases::decide_case::{decide_case as decide, DecideError, DecisionInput};
 
 fn case_not_found(id: i64) -> ApiError {
     ApiError::not_found("case_not_found", format!("There is no case {id}."))

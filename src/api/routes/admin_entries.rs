@@ -12,8 +12,8 @@ use crate::api::routes::reports::{check_player_name, file_error};
 use crate::api::state::AppState;
 use crate::api::views::cases::AdminEntryView;
 use crate::moderation::{validate_note, ReportReason};
-use crate::store::admin_entries::{self, AdminFiling};
 use crate::store::{self};
+use crate::usecases::open_case::{open_case as file, AdminFiling};
 
 /// What the admin saw.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -70,7 +70,7 @@ pub async fn open_case(
     let policy = state.moderation.clone();
     let filed = state
         .write(move |conn| {
-            admin_entries::file(conn, &filing, &policy, store::now())
+            file(conn, &filing, &policy, store::now())
                 .map_err(|err| in_admin_fields(file_error(err)))
         })
         .await?;

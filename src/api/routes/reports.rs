@@ -16,8 +16,8 @@ use crate::api::state::AppState;
 use crate::api::views::reports::{FiledReport, ReportView};
 use crate::archive::MAX_NAME_CHARS;
 use crate::moderation::{PlayerId, ReportProblem, ReportReason};
-use crate::store::reports::{self, FileError, Filing};
-use crate::store::{self};
+use crate::store::{self, reports};
+use crate::usecases::file_report::{file_report as file, FileError, Filing};
 
 /// A report about one game (or none), naming every involved player.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -69,7 +69,7 @@ pub async fn file_report(
     let (filed, view) = state
         .write(move |conn| {
             let now = store::now();
-            let filed = reports::file(conn, &filing, &policy, now).map_err(file_error)?;
+            let filed = file(conn, &filing, &policy, now).map_err(file_error)?;
             let view = reports::own_report(conn, filed.report_id)?
                 .ok_or_else(|| ApiError::internal("filed report not found"))?;
             Ok::<_, ApiError>((filed, view))

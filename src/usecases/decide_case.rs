@@ -1,0 +1,376 @@
+//! An admin decides a case they hold a claim on: the decision, its sanction, the case closed,
+//! every entry's report outcome, report timeouts for reporters the decision takes over the
+//! threshold, the affected open cases re-ranked, the log lines and the sanction event, in ONE
+//! transaction (docs/moderation.md, "Reports and cases").
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+
+use crate::moderation::{
+    compose_note, render_preset, report_timeout_after_decision, suggest_next_sanction,
+    validate_decision, AuditAction, CaseFacts, CaseId, Decision, DecisionAction, DecisionKind,
+    DecisionPreset, DecisionProblem, GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId,
+    PresetValues, ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, SanctionId,
+    ValidDecision,
+};
+use crate::store::cases::{self, CaseRow};
+use crate::store::decisions::{self, NewDecision};
+use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::sanctions::{self, SanctionRow};
+use crate::store::{from_utc, report_timeouts, reports, to_utc, webhook_outbox, DbConnection};
+
+/// An admin's decision on a case, as the route read it.
+#[derive(Debug, Clone)]
+pub struct DecisionInput {
+    pub admin_id: i64,
+    pub admin_name: String,
+    pub action: DecisionAction,
+    pub ground: Option<Ground>,
+    pub note: Option<String>,
+    /// Further games (site numbers) the admin cites.
+    pub evidence_games: Vec<i64>,
+    /// The message preset chosen by key (the route looked it up).
+    pub preset: Option<DecisionPreset>,
+}
+
+/// Why a decision was not carried out.
+#[derive(Debug)]
+pub enum DecideError {
+    NotFound,
+    AlreadyDecided,
+    /// The admin does not hold a running claim; `holder` is whoever does.
+    NotClaimed {
+        holder: Option<(String, DateTime<Utc>)>,
+    },
+    UnknownEvidenceGame(i64),
+    EvidenceGameWithoutAccused(i64),
+    Invalid(Vec<DecisionProblem>),
+    Db(DieselError),
+}
+
+impl From<DieselError> for DecideError {
+    fn from(err: DieselError) -> Self {
+        DecideError::Db(err)
+    }
+}
+
+/// What a decision did.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub decision_id: i64,
+    pub case_id: i64,
+    pub accused: String,
+    pub reason: ReportReason,
+    pub kind: DecisionKind,
+    pub ground: Option<Ground>,
+    pub evidence_games: Vec<GameNumber>,
+    pub report_outcome: ReportOutcome,
+    pub sanction: Option<SanctionRow>,
+    /// Report timeouts the decision earned reporters, by reporter name.
+    pub report_timeouts: Vec<(String, ReportTimeout)>,
+    /// The ladder's next step for the accused, counting this decision.
+    pub next_step: LadderStep,
+    pub decided_at: NaiveDateTime,
+}
+
+/// Decides a case. Only the admin holding a running claim may decide.
+pub fn decide_case(
+    conn: &mut DbConnection,
+    case_id: i64,
+    input: &DecisionInput,
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> Result<Decided, DecideError> {
+    conn.transaction(|conn| {
+        let case = take_claimed_case(conn, case_id, input.admin_id, now)?;
+        let accused = cases::player_name(conn, case.accused_id)?;
+        let facts = cases::case_facts(conn, &case, policy)?;
+        let evidence = evidence_games(conn, &input.evidence_games, &accused)?;
+        let valid = validate_decision(&decision(input, evidence), &facts, policy)
+            .map_err(DecideError::Invalid)?;
+        let note = note_to_player(&valid, &facts, &accused, now);
+        let sanction = store_sanction(conn, &valid, case_id, input.admin_id, &note, now)?;
+        let decision_id = decisions::insert(
+            conn,
+            &NewDecision {
+                case_id,
+                admin_id: input.admin_id,
+                kind: valid.kind,
+                ground: valid.ground,
+                note: note.as_deref(),
+                sanction_id: sanction.as_ref().map(|s| s.id),
+                decided_at: now,
+            },
+        )?;
+        cases::close(conn, case_id, now)?;
+        settle_entries(conn, case_id, valid.report_outcome, now)?;
+        let written = Written {
+            case: &case,
+            accused: &accused,
+            valid: &valid,
+            sanction: sanction.as_ref(),
+            note: note.as_deref(),
+        };
+        log_decision(conn, input, &written, now)?;
+        let reporters: Vec<i64> = facts.parties().reporters.iter().map(|p| p.0).collect();
+        let timeouts = time_out_reporters(conn, &reporters, &valid, case_id, policy, now)?;
+        rerank_open_cases(conn, case.accused_id, &reporters, policy, now)?;
+        let measures = sanctions::prior_measures(conn, case.accused_id)?;
+        let next_step = suggest_next_sanction(&measures, facts.key.reason, to_utc(now), policy);
+        Ok(Decided {
+            decision_id,
+            case_id,
+            accused,
+            reason: facts.key.reason,
+            kind: valid.kind,
+            ground: valid.ground,
+            evidence_games: valid.evidence_games,
+            report_outcome: valid.report_outcome,
+            sanction,
+            report_timeouts: timeouts,
+            next_step,
+            decided_at: now,
+        })
+    })
+}
+
+/// The case, once this admin holds it for the decision; otherwise why not. Writes first: see
+/// [`cases::hold_for_decision`].
+fn take_claimed_case(
+    conn: &mut DbConnection,
+    case_id: i64,
+    admin_id: i64,
+    now: NaiveDateTime,
+) -> Result<CaseRow, DecideError> {
+    let held = cases::hold_for_decision(conn, case_id, admin_id, now)?;
+    let case = cases::find(conn, case_id)?.ok_or(DecideError::NotFound)?;
+    if held {
+        return Ok(case);
+    }
+    if !case.is_open() {
+        return Err(DecideError::AlreadyDecided);
+    }
+    let holder = match (case.claimed_by, case.claimed_until) {
+        (Some(holder), Some(until)) if until > now => {
+            Some((cases::player_name(conn, holder)?, to_utc(until)))
+        }
+        _ => None,
+    };
+    Err(DecideError::NotClaimed { holder })
+}
+
+/// The games the admin cites, in the order given: each must be stored and have the accused
+/// seated.
+fn evidence_games(
+    conn: &mut DbConnection,
+    numbers: &[i64],
+    accused: &str,
+) -> Result<Vec<GameNumber>, DecideError> {
+    let stored = reports::games_by_number(conn, numbers)?;
+    let mut evidence = Vec::with_capacity(numbers.len());
+    for number in numbers {
+        let Some(game) = stored.iter().find(|g| g.number == *number) else {
+            return Err(DecideError::UnknownEvidenceGame(*number));
+        };
+        if !game.players.iter().any(|p| p == accused) {
+            return Err(DecideError::EvidenceGameWithoutAccused(*number));
+        }
+        evidence.push(GameNumber(*number));
+    }
+    Ok(evidence)
+}
+
+/// The decision as the policy reads it.
+fn decision(input: &DecisionInput, evidence_games: Vec<GameNumber>) -> Decision {
+    Decision {
+        admin: PlayerId(input.admin_id),
+        action: input.action,
+        ground: input.ground,
+        note: input.note.clone(),
+        evidence_games,
+        preset: input.preset.clone(),
+    }
+}
+
+/// What the player is told: the preset in full, then the admin's own words.
+fn note_to_player(
+    valid: &ValidDecision,
+    facts: &CaseFacts,
+    accused: &str,
+    now: NaiveDateTime,
+) -> Option<String> {
+    let rendered = valid.preset.as_ref().map(|preset| {
+        render_preset(
+            preset,
+            &PresetValues {
+                player: accused,
+                reason: facts.key.reason,
+                ground: valid.ground,
+                action: valid.action,
+                decided_at: to_utc(now),
+                games: &valid.evidence_games,
+            },
+        )
+    });
+    compose_note(rendered, valid.note.as_deref())
+}
+
+/// The decision's sanction, stored and read back; `None` unless the decision sanctions.
+fn store_sanction(
+    conn: &mut DbConnection,
+    valid: &ValidDecision,
+    case_id: i64,
+    admin_id: i64,
+    note: &Option<String>,
+    now: NaiveDateTime,
+) -> Result<Option<SanctionRow>, DecideError> {
+    let Some(new) = valid.new_sanction(SanctionId(0), to_utc(now)) else {
+        return Ok(None);
+    };
+    let note = note.as_deref().unwrap_or_default();
+    let id = sanctions::insert(conn, &new, Some(case_id), admin_id, note)?;
+    Ok(sanctions::find(conn, id)?)
+}
+
+/// How a report's outcome ranks when it is decided in several cases (one per accused): the
+/// most favourable to the reporter stands, so one upheld case makes the report upheld.
+fn outcome_rank(outcome: ReportOutcome) -> u8 {
+    match outcome {
+        ReportOutcome::DismissedUnjustified => 0,
+        ReportOutcome::DismissedNotActionable => 1,
+        ReportOutcome::Upheld => 2,
+    }
+}
+
+/// Every entry's report: outcome and decision time. A report linked to several cases is
+/// decided when its first case is, and keeps the outcome most favourable to its reporter.
+fn settle_entries(
+    conn: &mut DbConnection,
+    case_id: i64,
+    outcome: ReportOutcome,
+    now: NaiveDateTime,
+) -> Result<(), DecideError> {
+    for entry in reports::entry_outcomes(conn, case_id)? {
+        let settled = match entry.outcome {
+            Some(old) if outcome_rank(old) >= outcome_rank(outcome) => old,
+            _ => outcome,
+        };
+        let decided_at = entry.decided_at.unwrap_or(now);
+        reports::set_outcome(conn, entry.report_id, settled, decided_at, now)?;
+    }
+    Ok(())
+}
+
+/// What the decision wrote, for its log lines.
+struct Written<'a> {
+    case: &'a CaseRow,
+    accused: &'a str,
+    valid: &'a ValidDecision,
+    sanction: Option<&'a SanctionRow>,
+    note: Option<&'a str>,
+}
+
+/// The decision's log line and, with a sanction, its log line and event.
+fn log_decision(
+    conn: &mut DbConnection,
+    input: &DecisionInput,
+    written: &Written<'_>,
+    now: NaiveDateTime,
+) -> Result<(), DecideError> {
+    let admin = LogActor {
+        kind: ActorKind::Admin,
+        name: Some(&input.admin_name),
+    };
+    let case_id = written.case.id;
+    let refs = LogRefs {
+        subject: Some(written.accused),
+        case_id: Some(case_id),
+        sanction_id: written.sanction.map(|s| s.id),
+        why: written.note,
+        ..LogRefs::default()
+    };
+    let action = AuditAction::Decision {
+        case: CaseId(case_id),
+        admin: PlayerId(input.admin_id),
+        kind: written.valid.kind,
+        ground: written.valid.ground,
+        evidence_games: written.valid.evidence_games.clone(),
+    };
+    log_action(conn, now, admin, &action, refs)?;
+    let Some(row) = written.sanction else {
+        return Ok(());
+    };
+    let sanction = row.to_policy()?;
+    let action = AuditAction::SanctionCreated {
+        sanction: SanctionId(row.id),
+        case: Some(CaseId(case_id)),
+        player: PlayerId(written.case.accused_id),
+        kind: sanction.kind,
+        duration: sanction.duration,
+        ends_at: sanction.effective_end(),
+    };
+    log_action(conn, now, admin, &action, refs)?;
+    webhook_outbox::emit(conn, SanctionEventKind::SanctionStarted, row.id, now)?;
+    Ok(())
+}
+
+/// Reporters: an unjustified dismissal may earn each a report timeout, stored and logged.
+fn time_out_reporters(
+    conn: &mut DbConnection,
+    reporters: &[i64],
+    valid: &ValidDecision,
+    case_id: i64,
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> Result<Vec<(String, ReportTimeout)>, DecideError> {
+    let mut timeouts = Vec::new();
+    if valid.report_outcome != ReportOutcome::DismissedUnjustified {
+        return Ok(timeouts);
+    }
+    let at = to_utc(now);
+    let window = chrono::TimeDelta::try_days(i64::from(policy.report_timeout.window_days))
+        .unwrap_or(chrono::TimeDelta::MAX);
+    let since = from_utc(
+        at.checked_sub_signed(window)
+            .unwrap_or(DateTime::<Utc>::MIN_UTC),
+    );
+    for reporter in reporters {
+        let (history, earlier) = cases::reporter_history(conn, *reporter, since)?;
+        let Some(timeout) = report_timeout_after_decision(&history, &earlier, at, policy) else {
+            continue;
+        };
+        report_timeouts::insert(conn, *reporter, &timeout, case_id)?;
+        let name = cases::player_name(conn, *reporter)?;
+        let refs = LogRefs {
+            subject: Some(&name),
+            case_id: Some(case_id),
+            why: Some("too many unjustified reports"),
+            ..LogRefs::default()
+        };
+        let action = AuditAction::report_timeout(PlayerId(*reporter), &timeout);
+        log_action(conn, now, LogActor::SYSTEM, &action, refs)?;
+        timeouts.push((name, timeout));
+    }
+    Ok(timeouts)
+}
+
+/// The accused's history and the reporters' accuracy changed: re-rank their open cases.
+fn rerank_open_cases(
+    conn: &mut DbConnection,
+    accused_id: i64,
+    reporters: &[i64],
+    policy: &ModerationPolicy,
+    now: NaiveDateTime,
+) -> Result<(), DecideError> {
+    let mut affected: BTreeSet<i64> = cases::open_cases_of(conn, accused_id)?
+        .into_iter()
+        .collect();
+    affected.extend(cases::open_cases_reported_by(conn, reporters)?);
+    for case in affected {
+        cases::refresh_priority(conn, case, policy, now)?;
+    }
+    Ok(())
+}
