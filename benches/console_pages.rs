@@ -1,8 +1,8 @@
 //! Every admin console page's server time on a database with 1,000,000 open cases and
 //! 1,000,000 games: each page is requested in-process (routing, the session check, the API
 //! handler it calls, the database, the HTML) by a signed-in admin, and the median, p99 and
-//! max over repeated requests are printed. The seed's game and its two cases (one with a
-//! position-checked line, so the board is drawn) sit on top of the bulk rows.
+//! max over repeated requests are printed. The console tests' game and its two cases (one with
+//! a position-checked line, so the board is drawn) sit on top of the bulk rows.
 //!
 //! `cargo bench --bench console_pages` (SQLite, a fresh file);
 //! `ARBITER_BENCH_CASES=N` and `ARBITER_BENCH_GAMES=N` (a multiple of 100,000) for other sizes.
@@ -108,7 +108,7 @@ fn main() -> anyhow::Result<()> {
                 .set_json(body)
                 .to_request()
         };
-        // The seed's game and two cases on top of the bulk rows.
+        // The console tests' game and two cases on top of the bulk rows.
         let game = json!({ "pgn4": SEED_GAME, "chat": [
             { "ply": 8, "sender": "Spaksi", "channel": "game", "text": "learn to play noob" },
             { "ply": 12, "sender": "Spaksi", "channel": "game", "text": "blue play a4-b4" },

@@ -7,10 +7,11 @@ use super::score::PairScore;
 /// A pair worth an admin's look, as a review-queue reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Finding {
-    /// Two players who keep sparing or feeding each other (seed 000, Rules of Conduct 7).
+    /// Two players who keep sparing or feeding each other: prearranged teaming
+    /// (docs/moderation.md, "Rules of conduct").
     PrearrangedTeaming,
     /// The same, by accounts whose seats shared a device or network fingerprint: one person
-    /// on two accounts (Rules of Conduct 1).
+    /// on two accounts (self-partnering, same section).
     SelfPartnering,
 }
 

@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CollusionPolicy {
-    /// Fewest FFA or Solo games a pair must share before any finding (seed 000: admins "will
-    /// NOT take action against players based on just a single game"; reporters are asked to
-    /// check multiple games first).
+    /// Fewest FFA or Solo games a pair must share before any finding (admins never act on a
+    /// single game, and reporters are asked to check several games first: docs/moderation.md,
+    /// "The several-games rule").
     pub min_games: u32,
     /// A pair is a finding when its score (standard deviations from what both players' own
     /// baselines predict) reaches this.

@@ -1,11 +1,11 @@
 //! Aborted games: a player who resigns or times out very early loses rating and the game is
-//! aborted. Two presets from the site's rule texts:
+//! aborted (docs/rules.md, "Aborted games"). Two presets, one per wording of the FFA rule:
 //!
-//! - `seed001` (the newer help-centre text, the default): FFA games abort when the leaver
-//!   resigned or timed out before **all** players had made at least 3 moves, nobody had points
-//!   yet, and the leaver was not in check.
-//! - `seed000` (the older rules page): before **the leaver** had made at least 4 moves, with
-//!   the same two conditions.
+//! - `seed001` (the site's newer help-centre wording, the default): FFA games abort when the
+//!   leaver resigned or timed out before **all** players had made at least 3 moves, nobody had
+//!   points yet, and the leaver was not in check.
+//! - `seed000` (the site's older rules page): before **the leaver** had made at least 4 moves,
+//!   with the same two conditions.
 //!
 //! Both: Teams games, custom start positions and time controls of one minute or less without
 //! increment abort only when the player leaves on their first move (before making one).
@@ -305,8 +305,8 @@ mod tests {
 
     #[test]
     fn presets_differ_between_three_and_four_moves() {
-        // Everyone makes three moves; Red resigns before its fourth: seed 000 (leaver made < 4)
-        // aborts, seed 001 (all players made >= 3) does not.
+        // Everyone makes three moves; Red resigns before its fourth: `Seed000` (leaver made
+        // < 4) aborts, `Seed001` (all players made >= 3) does not.
         let r = game(
             "FFA",
             STANDARD,

@@ -56,7 +56,7 @@ pub struct SeatFacts {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GameEventKind {
-    /// The seat's connection dropped (seed 000: 60 s to reconnect).
+    /// The seat's connection dropped (60 s to reconnect: docs/rules.md, "Disconnects").
     Disconnect,
     /// The seat came back.
     Reconnect,

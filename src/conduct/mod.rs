@@ -4,8 +4,7 @@
 //!   timed out, forfeited after a disconnect, claimed win) with qualifiers (early, in check,
 //!   lost position, partner still playing, rating change);
 //! - [`PlayerRecord`]: a bounded per-player record updated incrementally, equal to a rebuild;
-//! - [`signals`]: habits, never single games (seed 000, "Abandoning games / Sandbagging": "admins
-//!   will NOT take action against players based on just a single game");
+//! - [`signals`]: habits, never single games (docs/moderation.md, "The several-games rule");
 //! - views for the admin, the player and a game server;
 //! - [`stored`]: the compact text a record is stored as.
 //!

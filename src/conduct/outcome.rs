@@ -25,8 +25,8 @@ pub enum OutcomeKind {
     Aborted,
     Resigned,
     TimedOut,
-    /// Disconnected and did not reconnect before the clock ran out (seed 000: 60 s, then
-    /// forfeit on time).
+    /// Disconnected and did not reconnect before the clock ran out (60 s, then forfeit on
+    /// time: docs/rules.md, "Disconnects").
     Forfeited,
     /// Claimed the win (or had it auto-claimed).
     ClaimedWin,
@@ -116,7 +116,8 @@ pub struct SeatOutcome {
     pub variant: Variant,
     pub ended_at: DateTime<Utc>,
     pub kind: OutcomeKind,
-    /// This seat's departure aborted the game (the leaver loses rating; seeds 000/001).
+    /// This seat's departure aborted the game (the leaver loses rating: docs/rules.md,
+    /// "Aborted games").
     pub caused_abort: bool,
     pub departure: Option<Departure>,
     pub disconnects: u32,
@@ -142,8 +143,8 @@ impl SeatOutcome {
     }
 
     /// Teams: resigned early, while the partner still played, in a position that was not lost
-    /// (seed 000: "resign prematurely ... to spoil other players' games"; resigning a losing
-    /// position is not this).
+    /// (spoiling others' games by resigning early is report-worthy, resigning a losing
+    /// position is not: docs/moderation.md, "Report reasons").
     pub fn teams_early_resignation(&self) -> bool {
         self.variant == Variant::Teams
             && self.departure.as_ref().is_some_and(|d| {
@@ -223,7 +224,8 @@ pub fn outcomes(
             }
             GameEventKind::Resign => Some(DepartureKind::Resigned),
             GameEventKind::Forfeit => Some(DepartureKind::Forfeited),
-            // Seed 000: a disconnected player who does not come back forfeits on time.
+            // A disconnected player who does not come back forfeits on time (docs/rules.md,
+            // "Disconnects").
             GameEventKind::Timeout if c.still_disconnected => Some(DepartureKind::Forfeited),
             GameEventKind::Timeout => Some(DepartureKind::TimedOut),
         };

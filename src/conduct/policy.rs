@@ -173,7 +173,7 @@ impl ConductPolicy {
             ("sandbagging", s.sandbagging.habit()),
             ("teams_spoiling", s.teams_spoiling.habit()),
         ] {
-            // Seed 000: "admins will NOT take action against players based on just a single game".
+            // Never act on a single game (docs/moderation.md, "The several-games rule").
             if habit.min_games < 2 {
                 out.push(format!("signals.{name}.min_games must be at least 2"));
             }

@@ -1,6 +1,6 @@
-//! Signals: habits seen across several games on several days, never a single game (seed 000:
-//! "admins will NOT take action against players based on just a single game"; "Do NOT report
-//! players who lose connection or time out in a single game").
+//! Signals: habits seen across several games on several days, never a single game: admins do
+//! not act on one game, and losing the connection or timing out in one game is not worth a
+//! report (docs/moderation.md, "The several-games rule" and "Report reasons").
 
 use std::collections::BTreeSet;
 
@@ -155,8 +155,9 @@ pub fn signals(record: &PlayerRecord, now: DateTime<Utc>, policy: &ConductPolicy
     let rules = &policy.signals;
     let mut out = Vec::new();
 
-    // Seed 000: "a bad habit of disconnecting in lost positions". Resigning a lost position is
-    // good manners, counted only when the policy says so.
+    // A habit of disconnecting in lost positions is report-worthy; resigning a lost position
+    // is good manners, counted only when the policy says so (docs/moderation.md, "Report
+    // reasons").
     let rule = &rules.lost_position_quitting;
     let habit = rule.habit();
     let evidence = Evidence::gather(in_window(record, now, habit.window_days), |o| {

@@ -1,6 +1,6 @@
 //! Abuse of reporting: the per-reporter rate limit, reporter accuracy and report timeouts
-//! (seed: "If you are found sending too many unjustified reports, you may even get a report
-//! timeout, meaning you cannot send reports for some time").
+//! (too many unjustified reports bar a player from reporting for a while: docs/moderation.md,
+//! "Report timeouts").
 
 use super::policy::ModerationPolicy;
 use super::types::{add_saturating, days, hours};

@@ -1,5 +1,5 @@
-//! Deciding a case: validation (including the seed's several-games rule) and the suggested
-//! next step of the escalation ladder.
+//! Deciding a case: validation (including docs/moderation.md, "The several-games rule") and
+//! the suggested next step of the escalation ladder.
 
 use super::abuse::ReportOutcome;
 use super::case::{may_decide, CaseFacts, Conflict};
@@ -109,7 +109,8 @@ pub enum DecisionProblem {
         ground: Ground,
         reason: ReportReason,
     },
-    /// The seed's (*) rule: no action on a single game for habitual grounds.
+    /// No action on a single game for habitual grounds (docs/moderation.md, "The several-games
+    /// rule").
     SingleGameEvidence {
         ground: Ground,
         games: usize,
@@ -204,8 +205,8 @@ impl fmt::Display for DecisionProblem {
     }
 }
 
-/// Checks a decision against the case. Warnings count as action too, so the (*) rule
-/// ("admins will NOT take action against players based on just a single game") applies to
+/// Checks a decision against the case. Warnings count as action too, so the (*) rule (never
+/// act on a single game: docs/moderation.md, "The several-games rule") applies to
 /// warnings and sanctions alike, decided by the stated ground. Admin-cited games are trusted
 /// here; the caller checks that they exist and involve the accused.
 pub fn validate_decision(

@@ -4,7 +4,7 @@
 //! player's standing and handle appeals. Thresholds come from [`ModerationPolicy`]
 //! (`config/moderation.toml`).
 //!
-//! The seed rules enforced here (the site's "Rules & Reporting" page):
+//! The site's rules enforced here (docs/moderation.md, "Policy and its source"):
 //! - one report names all involved players, up to three ([`validate_report`]);
 //! - "other" needs a message; FFA-only reasons need an FFA or Solo game;
 //! - too many unjustified reports earn a report timeout ([`report_timeout_after_decision`]);

@@ -11,13 +11,14 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewReport {
     pub reporter: Reporter,
-    /// Every involved player (seed: "do NOT send separate reports for each player").
+    /// Every involved player: one report, not one per player (docs/moderation.md, "Report
+    /// reasons").
     pub accused: Vec<PlayerId>,
     pub reason: ReportReason,
     pub message: Option<String>,
     /// The game the report was filed from, if any.
     pub game: Option<GameNumber>,
-    /// More game numbers supporting the case (seed: "including any game numbers of other games").
+    /// More game numbers supporting the case (docs/moderation.md, "Report reasons").
     pub supporting_games: Vec<GameNumber>,
 }
 
@@ -370,7 +371,8 @@ pub fn validate_report(
 /// A report naming several players is stored once and linked to each accused player's case,
 /// so that each player is judged, sanctioned and appeals on their own, while the entry still
 /// shows everyone the reporter named. The reason is its own category: the six reasons are
-/// already the seed's categories, and they differ in what evidence a decision needs.
+/// already the site's categories (docs/moderation.md, "Report reasons"), and they differ in
+/// what evidence a decision needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CaseKey {
     pub accused: PlayerId,

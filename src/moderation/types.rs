@@ -68,7 +68,7 @@ impl Variant {
     }
 }
 
-/// The report reasons of the reporting dialog (seed: "Reporting Violations").
+/// The report reasons of the site's reporting dialog (docs/moderation.md, "Report reasons").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportReason {
@@ -86,8 +86,8 @@ pub enum ReportReason {
     Other,
 }
 
-/// Whether the seed's (*) rule ("admins will NOT take action against players based on just
-/// a single game") covers a reason.
+/// Whether the (*) rule (never act on a single game: docs/moderation.md, "The several-games
+/// rule") covers a reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeveralGamesRule {
     /// Every report-worthy case of the reason is marked (*).
@@ -120,8 +120,8 @@ impl ReportReason {
         ReportReason::Other,
     ];
 
-    /// Rule-violating chat and prearranged teaming only exist in FFA (seed: Rules of Conduct 4 and 7;
-    /// decorum: "in four player FFA or solo chess").
+    /// Rule-violating chat and prearranged teaming only exist in FFA, Solo included
+    /// (docs/moderation.md, "Rules of conduct" and "Chat rules").
     pub fn is_ffa_only(self) -> bool {
         matches!(
             self,
@@ -129,7 +129,8 @@ impl ReportReason {
         )
     }
 
-    /// "When choosing "Other" as reason, please make sure to specify a reason in the message field."
+    /// A report for the reason "other" must explain itself in its message (docs/moderation.md,
+    /// "Report reasons").
     pub fn needs_message(self) -> bool {
         self == ReportReason::Other
     }
@@ -146,10 +147,10 @@ impl ReportReason {
         }
     }
 
-    /// The seed's (*) marks, per reason. Abandoning and self-partnering are (*) in every listed
-    /// case; offensive chat only for "frequently or continuously" abusive language (harassment,
-    /// threats and flooding are not); prearranged teaming only for collusion seen in the game
-    /// history (colluding through chat is not).
+    /// The (*) marks per reason (docs/moderation.md, "Report reasons"). Abandoning and
+    /// self-partnering are (*) in every listed case; offensive chat only for frequent or
+    /// continuous abusive language (harassment, threats and flooding are not); prearranged
+    /// teaming only for collusion seen in the game history (colluding through chat is not).
     pub fn needs_several_games(self) -> SeveralGamesRule {
         match self {
             ReportReason::Abandoning | ReportReason::SelfPartnering => SeveralGamesRule::Always,
@@ -201,7 +202,8 @@ impl fmt::Display for ReportReason {
     }
 }
 
-/// What an admin found the accused did: the seed's report-worthy cases, one variant each.
+/// What an admin found the accused did: the site's report-worthy cases, one variant each
+/// (docs/moderation.md, "Report reasons").
 ///
 /// A decision to warn or sanction states its ground. This is how the (*) rule is applied
 /// precisely: a reason such as offensive chat covers both a (*) habit (frequent abusive
@@ -214,7 +216,7 @@ pub enum Ground {
     AbusiveLanguageHabit,
     /// Harasses or threatens other players.
     Harassment,
-    /// Sexual content, racial or religious slurs, doxxing (decorum: "Highly Offensive Chat").
+    /// Sexual content, racial or religious slurs, doxxing (docs/moderation.md, "Chat rules").
     HighlyOffensiveChat,
     /// Floods the chat with spam or advertises.
     Spamming,
@@ -253,7 +255,8 @@ impl Ground {
         Ground::Other,
     ];
 
-    /// The seed's (*) cases: "admins will NOT take action against players based on just a single game".
+    /// The (*) cases, never acted on from a single game (docs/moderation.md, "The several-games
+    /// rule").
     pub fn needs_several_games(self) -> bool {
         matches!(
             self,
@@ -405,7 +408,7 @@ impl DecisionKind {
     ];
 }
 
-/// The three sanctions of the seed: "a temporary or permanent chat- or play-ban or even a club-ban".
+/// The site's three sanctions, each temporary or permanent (docs/moderation.md, "Sanctions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionKind {
@@ -610,7 +613,8 @@ mod tests {
             assert_eq!(reason.needs_several_games(), expected, "{reason}");
             assert!(reason.default_ground().fits(reason));
         }
-        // The seed marks abusive language (*), but not harassment or flooding.
+        // The rules page marks abusive language (*), but not harassment or flooding
+        // (docs/moderation.md, "Report reasons").
         assert!(Ground::AbusiveLanguageHabit.needs_several_games());
         assert!(!Ground::Harassment.needs_several_games());
         assert!(!Ground::Spamming.needs_several_games());

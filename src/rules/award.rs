@@ -8,8 +8,8 @@ use super::game::DrawReason;
 use super::geometry::Seat;
 use super::piece::PieceKind;
 
-/// The scoring rule behind an award (seeds 000/001 FFA scoring, 004 Points Game, and the real
-/// games where the seeds are silent; see `docs/scoring.md`).
+/// The scoring rule behind an award (docs/rules.md, "Site FFA rules" and "4 Man Chess", and
+/// the real games where those texts are silent; see `docs/scoring.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScoringRule {
     /// Capture of an active piece, worth its FFA value.
@@ -19,7 +19,8 @@ pub enum ScoringRule {
     Checkmate(Seat),
     /// Being stalemated on one's own turn.
     SelfStalemate,
-    /// Another player stalemated (seed 004 Points Game: +10 to each remaining player).
+    /// Another player stalemated (+10 to each remaining player in the 4 Man Chess Points Game:
+    /// docs/rules.md, "4 Man Chess").
     OpponentStalemated(Seat),
     /// A walking king stalemated: its points shared among the active players.
     WalkingKingStalemated(Seat),

@@ -543,8 +543,8 @@ impl Game {
         } else {
             if self.is_points() && cause == EliminationCause::Stalemated {
                 if walking {
-                    // "Points for stalemated resigned kings are shared among all remaining
-                    // players" (seed 000 FFA rule 4).
+                    // A stalemated walking king's points are shared among the players still
+                    // in play (docs/rules.md, "Site FFA rules").
                     let remaining = self.active_seats();
                     if !remaining.is_empty() {
                         // Rounded to the nearest point: 20 shared by three is 7 each in
@@ -748,8 +748,8 @@ impl Game {
         self.rules.fifty_move_plies.unwrap_or(50 * players)
     }
 
-    /// A player still in play claims a draw by the 50-move rule or repetition (seed 002 rules 7
-    /// and 8: "any player could claim the draw"). Refused when neither holds.
+    /// A player still in play claims a draw by the 50-move rule or repetition (docs/rules.md,
+    /// "Multiplayer chess proposal"). Refused when neither holds.
     pub fn claim_draw(&mut self, claimer: Seat) -> Result<PlyReport, GameError> {
         if self.end.is_some() {
             return Err(GameError::GameOver);
@@ -807,8 +807,8 @@ impl Game {
             }
             Scoring::Placement0248 => {
                 // Eliminated players score by elimination order (0, 2, 4); the survivor 8.
-                // A stalemated player, and everyone in a drawn finish, gets half (seed 003 4.2,
-                // 5.5).
+                // A stalemated player, and everyone in a drawn finish, gets half (docs/rules.md,
+                // "Quatro Chess").
                 let order = [0.0, 2.0, 4.0, 8.0];
                 let mut next = 0;
                 for e in &self.eliminations {
@@ -873,7 +873,7 @@ impl Game {
 
 impl Game {
     /// Each seat's score replaced by its side's total: a player with two colours, or a team,
-    /// scores the sum over its colours (seed 003 4.1).
+    /// scores the sum over its colours (docs/rules.md, "Quatro Chess").
     fn side_totals(&self, scores: &[f64; 4]) -> [f64; 4] {
         Seat::ALL.map(|seat| {
             Seat::ALL

@@ -95,7 +95,7 @@ impl Geometry {
         size: 14,
         corner: 3,
     };
-    /// Quatro Chess (seed 003): 12x12 minus 2x2 corners (128 squares).
+    /// Quatro Chess (docs/rules.md, "Quatro Chess"): 12x12 minus 2x2 corners (128 squares).
     pub const QUATRO: Geometry = Geometry {
         size: 12,
         corner: 2,

@@ -63,7 +63,7 @@ impl PieceKind {
         }
     }
 
-    /// FFA capture value of an active piece (seeds 000/001).
+    /// FFA capture value of an active piece (docs/scoring.md, "The rules and their evidence").
     pub fn ffa_value(self) -> i32 {
         match self {
             PieceKind::Pawn | PieceKind::OnePointQueen => 1,

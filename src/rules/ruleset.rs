@@ -1,6 +1,7 @@
-//! Rule sets as named presets: a small struct of switches, each documented with the text it
-//! comes from (seed 000/001: the site's rules; 002: general multiplayer rules; 003: Quatro
-//! Chess; 004: 4 Man Chess). PGN4 `RuleVariants` tags are applied on top of a preset.
+//! Rule sets as named presets: a small struct of switches, each documented with the section
+//! of `docs/rules.md` that states its rule (the site's Teams and FFA rules, the multiplayer
+//! proposal, Quatro Chess, 4 Man Chess; their public sources are under "Sources" there). PGN4
+//! `RuleVariants` tags are applied on top of a preset.
 
 use std::fmt;
 
@@ -10,7 +11,7 @@ use super::piece::PieceKind;
 /// Who may capture en passant, and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EnPassant {
-    /// No en-passant captures (seed 004: "En passant is not allowed").
+    /// No en-passant captures (docs/rules.md, "4 Man Chess").
     Off,
     /// Only the player moving right after the pusher.
     NextPlayer,
@@ -22,8 +23,8 @@ pub enum EnPassant {
 /// When a player with no legal move while in check is out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MateTiming {
-    /// Only once the player's own turn is reached, so a partner may rescue (seed 000 Teams
-    /// rule 6, seed 002 "Checkmate", seed 004).
+    /// Only once the player's own turn is reached, so a partner may rescue (docs/rules.md,
+    /// "Site Teams rules", "Multiplayer chess proposal", "4 Man Chess").
     OnOwnTurn,
     /// As soon as any move leaves the player mated (the site's FFA: the real games mark the
     /// mating move `#` and the mated player's next turn simply vanishes).
@@ -33,28 +34,29 @@ pub enum MateTiming {
 /// What a stalemate does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StalemateRule {
-    /// The game is drawn (seed 000 Teams rule 8; seed 004 Team Play).
+    /// The game is drawn (docs/rules.md, "Site Teams rules"; "4 Man Chess", Team Play).
     Draw,
-    /// The stalemated player is out but keeps a share of the result (seeds 000/001 FFA "stalemating
-    /// yourself +20", 002 rule 4, 003 rule 5.5 half points).
+    /// The stalemated player is out but keeps a share of the result (docs/rules.md: +20 in
+    /// "Site FFA rules", a share in "Multiplayer chess proposal", half in "Quatro Chess").
     EliminatesAndScores,
-    /// The stalemated player is out; with only two players left the game is drawn (seed 004
-    /// Last Player Standing).
+    /// The stalemated player is out; with only two players left the game is drawn
+    /// (docs/rules.md, "4 Man Chess", Last Player Standing).
     EliminatesDrawWhenTwo,
 }
 
 /// How the final standing is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scoring {
-    /// First team to mate an opponent wins (seeds 000/001 Teams, 004 Team Play).
+    /// First team to mate an opponent wins (docs/rules.md, "Site Teams rules", "4 Man Chess").
     Teams,
-    /// FFA points; placement by points (seeds 000/001 FFA, 004 Points Game).
+    /// FFA points; placement by points (docs/rules.md, "Site FFA rules", "4 Man Chess").
     Points,
-    /// Last player standing wins (seed 004 Last Player Standing).
+    /// Last player standing wins (docs/rules.md, "4 Man Chess").
     LastStanding,
-    /// 0/2/4/8 by elimination order, half on stalemate and draws (seed 003 section 4).
+    /// 0/2/4/8 by elimination order, half on stalemate and draws (docs/rules.md, "Quatro Chess").
     Placement0248,
-    /// Mated, king-captured or resigned players get 0; the others share 1 (seed 002 rule 12).
+    /// Mated, king-captured or resigned players get 0; the others share 1 (docs/rules.md,
+    /// "Multiplayer chess proposal").
     OneOverN,
 }
 
@@ -63,7 +65,7 @@ pub enum Scoring {
 pub enum Placement {
     /// 1st..4th by score.
     Ranked,
-    /// Only the winner wins, 2nd-4th lose equally (seed 001 "Solo").
+    /// Only the winner wins, 2nd-4th lose equally (docs/rules.md, "Solo").
     WinnerTakesAll,
 }
 
@@ -73,14 +75,14 @@ pub type Friends = [u8; 4];
 
 /// Every colour plays for itself.
 pub const NO_PARTNERS: Friends = [0b0001, 0b0010, 0b0100, 0b1000];
-/// Red+Yellow against Blue+Green, partners seated opposite (seed 000 Teams rules 1-4, seed 004
-/// team play, seed 003 2.3 two teams).
+/// Red+Yellow against Blue+Green, partners seated opposite (docs/rules.md, "Site Teams rules",
+/// "4 Man Chess" Team Play, "Quatro Chess" two teams).
 pub const OPPOSITE_PARTNERS: Friends = [0b0101, 0b1010, 0b0101, 0b1010];
-/// One player with Red+Blue, the other with Yellow+Green: two adjacent colours each (seed 003
-/// 2.1 two players).
+/// One player with Red+Blue, the other with Yellow+Green: two adjacent colours each
+/// (docs/rules.md, "Quatro Chess", two players).
 pub const ADJACENT_PAIRS: Friends = [0b0011, 0b0011, 0b1100, 0b1100];
-/// One player with Red+Blue, Yellow and Green each alone (seed 003 2.4 three players: "the
-/// strongest player plays with two colours").
+/// One player with Red+Blue, Yellow and Green each alone (docs/rules.md, "Quatro Chess": with
+/// three players, the strongest plays two colours).
 pub const ONE_ADJACENT_PAIR: Friends = [0b0011, 0b0011, 0b0100, 0b1000];
 
 /// The switches the move generator needs; small and `Copy` so positions carry them.
@@ -93,13 +95,13 @@ pub struct MoveRules {
     pub promotion_rank: u8,
     /// Bit `1 << kind` for each kind a pawn may promote to.
     pub promotion_pieces: u8,
-    /// A pawn also promotes on an opponent's back rank (seed 004 team play: "or the end of
-    /// either side of the opponent's board").
+    /// A pawn also promotes on an opponent's back rank (docs/rules.md, "4 Man Chess", Team
+    /// Play).
     pub promotes_on_opponents_back_rank: bool,
     /// Relative rank (1-based) from which pawns may double-step.
     pub pawn_base_rank: u8,
-    /// Pieces of eliminated players may be captured (seed 000 FFA rule 2: for no points;
-    /// seed 003: no, they are statues).
+    /// Pieces of eliminated players may be captured (docs/rules.md, "Site FFA rules": for no
+    /// points; "Quatro Chess": no, they are statues).
     pub dead_capturable: bool,
 }
 
@@ -117,8 +119,9 @@ impl MoveRules {
 /// When a multiple check earns the reduced ("with a queen") bonus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReducedCheckBonus {
-    /// When a queen of either kind gives one of the checks: the rule as the seeds write it
-    /// (000, 001, 004), and what the site scored in 2022 (see `docs/scoring.md`).
+    /// When a queen of either kind gives one of the checks: the rule as the site's rules page,
+    /// its help centre and 4 Man Chess write it, and what the site scored in 2022 (see
+    /// `docs/scoring.md`, "Multiple checks").
     WhenAQueenChecks,
     /// Always: the site's games of 2026 score double checks by bishops, rooks and knights +1,
     /// whether or not the checker has a queen (see `docs/scoring.md`).
@@ -187,24 +190,24 @@ pub struct RuleSet {
     pub scoring: Scoring,
     pub placement: Placement,
     /// A resigned or timed-out player's king keeps moving automatically (`DeadKingWalking`,
-    /// seed 000 FFA rule 4).
+    /// docs/rules.md, "Site FFA rules").
     pub dead_king_walking: bool,
-    /// A mated player's king leaves the board (seed 002 rule 2, 003 section 3) instead of
-    /// staying as an inert piece (the site).
+    /// A mated player's king leaves the board (docs/rules.md, "Multiplayer chess proposal",
+    /// "Quatro Chess") instead of staying as an inert piece (the site).
     pub mated_king_removed: bool,
     /// 50-move rule length in plies per remaining player: 2 for the site ("50 moves" of two
-    /// plies as in chess), or counted in full cycles of the remaining players (seed 002 rule 7:
-    /// 50 x N plies). `None` means counted per remaining player.
+    /// plies as in chess), or counted in full cycles of the remaining players (50 x N plies,
+    /// docs/rules.md, "Multiplayer chess proposal"). `None` means counted per remaining player.
     pub fifty_move_plies: Option<u32>,
-    /// Points a remaining player gets for a draw (+10, seeds 000/001 FFA rule 7).
+    /// Points a remaining player gets for a draw (+10, docs/rules.md, "Site FFA rules").
     pub draw_bonus: i32,
     /// Points the last remaining player gets per resigned/timed-out king still on the board.
     pub walking_king_bonus: i32,
     /// Points for mating (+20) and for being stalemated on one's own turn (+20).
     pub mate_points: i32,
     pub self_stalemate_points: i32,
-    /// Points each other remaining player gets when a player is stalemated (seed 004 Points
-    /// Game: "stalemating an opponent gives 10 points to each remaining player").
+    /// Points each other remaining player gets when a player is stalemated (+10 in the 4 Man
+    /// Chess Points Game: docs/rules.md, "4 Man Chess").
     pub others_on_stalemate: i32,
     /// Bonus for a double or triple check (FFA: +5 / +20, reduced +1 / +5).
     pub multi_check_points: MultiCheckPoints,
@@ -213,8 +216,8 @@ pub struct RuleSet {
     /// Seats with no army at all (bit mask): the multi-player rules with three players leave
     /// Green's arm empty.
     pub absent_seats: u8,
-    /// Draws by the 50-move rule and repetition only when a player claims them (seed 002 rule
-    /// 7 and 8: "any player could claim the draw"); otherwise they are automatic.
+    /// Draws by the 50-move rule and repetition only when a player claims them (docs/rules.md,
+    /// "Multiplayer chess proposal"); otherwise they are automatic.
     pub draws_claimed: bool,
     /// RuleVariants tags that were not understood (kept and reported).
     pub unknown_variants: Vec<String>,
@@ -309,13 +312,14 @@ const CLASSIC_PROMOTIONS: u8 = kinds(&[
     PieceKind::Knight,
 ]);
 
-/// Seed 004: "it is promoted to a queen".
+/// 4 Man Chess promotes to a queen only (docs/rules.md, "4 Man Chess").
 const QUEEN_ONLY: u8 = kinds(&[PieceKind::Queen]);
 
 impl RuleSet {
-    /// The site's Teams rules (seeds 000/001): partners R+Y vs B+G, promotion on the 11th rank,
-    /// mate on the mated player's own turn, stalemate draws. En passant only with the
-    /// `EnPassant` variant ("the game may be played with or without en-passant captures").
+    /// The site's Teams rules (docs/rules.md, "Site Teams rules"): partners R+Y vs B+G,
+    /// promotion on the 11th rank, mate on the mated player's own turn, stalemate draws. En
+    /// passant only with the `EnPassant` variant (the site plays games both with and without
+    /// it).
     pub fn teams() -> RuleSet {
         RuleSet {
             name: "teams".into(),
@@ -350,9 +354,9 @@ impl RuleSet {
         }
     }
 
-    /// The site's Free-for-all (seeds 000/001): points for captures of active pieces, mates,
-    /// self-stalemate and multiple checks; promotion on the 8th rank (to the 1-point queen with
-    /// `PromoteTo=D`); dead pieces capturable for nothing.
+    /// The site's Free-for-all (docs/rules.md, "Site FFA rules"): points for captures of
+    /// active pieces, mates, self-stalemate and multiple checks; promotion on the 8th rank (to
+    /// the 1-point queen with `PromoteTo=D`); dead pieces capturable for nothing.
     pub fn ffa() -> RuleSet {
         RuleSet {
             name: "ffa".into(),
@@ -376,7 +380,7 @@ impl RuleSet {
         }
     }
 
-    /// Solo (seed 001): FFA scoring, rated winner-takes-all.
+    /// Solo (docs/rules.md, "Solo"): FFA scoring, rated winner-takes-all.
     pub fn solo() -> RuleSet {
         RuleSet {
             name: "solo".into(),
@@ -385,9 +389,9 @@ impl RuleSet {
         }
     }
 
-    /// 4 Man Chess Team Play (seed 004): queens on dark squares (`4PCo`), no en passant, a pawn
-    /// promotes to a queen on its 11th rank or on an opponent's back rank, mate and stalemate
-    /// judged on the threatened player's turn.
+    /// 4 Man Chess Team Play (docs/rules.md, "4 Man Chess"): queens on dark squares (`4PCo`),
+    /// no en passant, a pawn promotes to a queen on its 11th rank or on an opponent's back
+    /// rank, mate and stalemate judged on the threatened player's turn.
     pub fn four_man_team() -> RuleSet {
         let base = RuleSet::teams();
         RuleSet {
@@ -402,9 +406,9 @@ impl RuleSet {
         }
     }
 
-    /// 4 Man Chess Last Player Standing (seed 004): `4PCo`, promotion to a queen on the 8th
-    /// rank, eliminated armies stay as inert capturable pieces, stalemate removes the player,
-    /// two left and a stalemate is a draw; the last player standing wins.
+    /// 4 Man Chess Last Player Standing (docs/rules.md, "4 Man Chess"): `4PCo`, promotion to a
+    /// queen on the 8th rank, eliminated armies stay as inert capturable pieces, stalemate
+    /// removes the player, two left and a stalemate is a draw; the last player standing wins.
     pub fn last_standing() -> RuleSet {
         RuleSet {
             name: "last-standing".into(),
@@ -423,10 +427,10 @@ impl RuleSet {
         }
     }
 
-    /// 4 Man Chess Points Game (seed 004): FFA-like points on `4PCo` without en passant,
-    /// promotion to a queen on the 8th rank, mate judged on the threatened player's turn, only
-    /// a queen's multiple check reduced; a stalemated player scores 20 ("stalemating yourself")
-    /// and each other remaining player 10 ("stalemating an opponent").
+    /// 4 Man Chess Points Game (docs/rules.md, "4 Man Chess"): FFA-like points on `4PCo`
+    /// without en passant, promotion to a queen on the 8th rank, mate judged on the threatened
+    /// player's turn, only a queen's multiple check reduced; a stalemated player scores 20
+    /// ("stalemating yourself") and each other remaining player 10 ("stalemating an opponent").
     pub fn points() -> RuleSet {
         let ffa = RuleSet::ffa();
         RuleSet {
@@ -448,9 +452,9 @@ impl RuleSet {
         }
     }
 
-    /// Quatro Chess, four players individually (seed 003 2.2): 12x12 board minus 2x2 corners,
-    /// promotion on the last square of the opposite arm, mated armies stay as uncapturable
-    /// statues, 0/2/4/8 by elimination order, half points on stalemate.
+    /// Quatro Chess, four players individually (docs/rules.md, "Quatro Chess"): 12x12 board
+    /// minus 2x2 corners, promotion on the last square of the opposite arm, mated armies stay
+    /// as uncapturable statues, 0/2/4/8 by elimination order, half points on stalemate.
     pub fn quatro() -> RuleSet {
         RuleSet {
             name: "quatro".into(),
@@ -471,10 +475,10 @@ impl RuleSet {
         }
     }
 
-    /// Quatro Chess with other seatings (seed 003 section 2): the colours of one player or team
-    /// never capture or check each other, each colour still scores 0/2/4/8 by the order its king
-    /// falls, a player's or team's score is the sum over its colours, and the game ends when
-    /// one side is left.
+    /// Quatro Chess with other seatings (docs/rules.md, "Quatro Chess"): the colours of one
+    /// player or team never capture or check each other, each colour still scores 0/2/4/8 by
+    /// the order its king falls, a player's or team's score is the sum over its colours, and
+    /// the game ends when one side is left.
     fn quatro_seated(name: &str, friends: Friends) -> RuleSet {
         let base = RuleSet::quatro();
         RuleSet {
@@ -487,25 +491,27 @@ impl RuleSet {
         }
     }
 
-    /// Quatro Chess for two players, two adjacent colours each (seed 003 2.1).
+    /// Quatro Chess for two players, two adjacent colours each (docs/rules.md, "Quatro Chess").
     pub fn quatro_two_player() -> RuleSet {
         RuleSet::quatro_seated("quatro-two-player", ADJACENT_PAIRS)
     }
 
-    /// Quatro Chess for three players, the strongest with Red and Blue (seed 003 2.4).
+    /// Quatro Chess for three players, the strongest with Red and Blue (docs/rules.md,
+    /// "Quatro Chess").
     pub fn quatro_three_player() -> RuleSet {
         RuleSet::quatro_seated("quatro-three-player", ONE_ADJACENT_PAIR)
     }
 
-    /// Quatro Chess for two teams, partners opposite (seed 003 2.3).
+    /// Quatro Chess for two teams, partners opposite (docs/rules.md, "Quatro Chess").
     pub fn quatro_teams() -> RuleSet {
         RuleSet::quatro_seated("quatro-teams", OPPOSITE_PARTNERS)
     }
 
-    /// General multiplayer rules (seed 002) for four players on the 4PC board: check only by
-    /// active pieces, a king "caught in the shuffle" is captured and its player is out,
-    /// stalemate removes the player but scores, 50-move rule in full cycles of remaining
-    /// players and threefold repetition as claims, lone kings a draw at once, 1/N scoring.
+    /// General multiplayer rules (docs/rules.md, "Multiplayer chess proposal") for four
+    /// players on the 4PC board: check only by active pieces, a king "caught in the shuffle"
+    /// is captured and its player is out, stalemate removes the player but scores, 50-move
+    /// rule in full cycles of remaining players and threefold repetition as claims, lone kings
+    /// a draw at once, 1/N scoring.
     pub fn multiplayer() -> RuleSet {
         RuleSet {
             name: "multiplayer".into(),

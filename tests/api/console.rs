@@ -19,8 +19,9 @@ pub(crate) const ACCUSED: &str = "Spaksi";
 /// A line Red sends at ply 12 suggesting a move that is legal for Blue there.
 pub(crate) const SUGGESTION: &str = "blue play a4-b4";
 
-/// The seed's story up to the queue: the FFA game with an insult and a move suggestion in its
-/// chat, reported by two players for offensive chat. Returns the offensive-chat case's id.
+/// The reporting story of `seed_story.rs`, up to the queue: the FFA game with an insult and a
+/// move suggestion in its chat, reported by two players for offensive chat. Returns the
+/// offensive-chat case's id.
 pub(crate) async fn seed_case(app: &TestApp) -> i64 {
     let server = app.token(TokenRole::Server, "eu-1");
     let game = json!({

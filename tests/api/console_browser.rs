@@ -1,8 +1,8 @@
 //! The admin console in a real browser: headless Chromium driven over WebDriver
-//! (`chromedriver`) runs the seed's story through the pages, checks the refusals a browser
-//! meets (a non-admin token, a forged form, an expired session), that every control is
-//! labelled and that the queue works from the keyboard alone, and saves screenshots under
-//! `target/console-screenshots/`.
+//! (`chromedriver`) runs the reporting story (`console::seed_case`) through the pages, checks the
+//! refusals a browser meets (a non-admin token, a forged form, an expired session), that every
+//! control is labelled and that the queue works from the keyboard alone, and saves screenshots
+//! under `target/console-screenshots/`.
 //!
 //! Without `chromedriver` and Chromium on the machine the test prints why and passes, unless
 //! `ARBITER_REQUIRE_BROWSER=1` (set by `.ci/run`), which makes a missing browser a failure.

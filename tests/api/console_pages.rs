@@ -40,7 +40,8 @@ const FORMS: [&str; 11] = [
     "/admin/tokens/1/revoke",
 ];
 
-/// A chat ban on the seed's accused, decided through the API by `admin`; its sanction id.
+/// A chat ban on the accused of `seed_case`, decided through the API by `admin`; its sanction
+/// id.
 async fn banned(app: &TestApp, admin: &str) -> i64 {
     let case = seed_case(app).await;
     assert_eq!(claim(app, admin, case).await.status, 200);

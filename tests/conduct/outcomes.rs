@@ -88,8 +88,8 @@ fn quiet_opening(plies: usize, seat: SeatColor) -> arbiter::rules::replay::Repla
 
 #[test]
 fn the_two_written_abort_rules_differ_after_three_moves_each() {
-    // 12 plies: every seat has made 3 moves, nobody scored. Seed 001: no longer abortable.
-    // Seed 000: Red has made 3 < 4 moves, still abortable.
+    // 12 plies: every seat has made 3 moves, nobody scored. `Seed001`: no longer abortable.
+    // `Seed000`: Red has made 3 < 4 moves, still abortable (docs/rules.md, "Aborted games").
     let r = quiet_opening(12, Red);
     assert_eq!(r.moves_made_at(12), Some([3, 3, 3, 3]));
     let f = facts(Variant::Ffa, vec![event(Resign, Red, 12, 0)]);

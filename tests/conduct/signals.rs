@@ -150,7 +150,8 @@ fn habitual_quitting_in_lost_positions_fires_but_resigning_them_does_not() {
         .expect("lost-position quitting");
     assert_eq!(quitting.supporting_games.len(), 5);
 
-    // The same games resigned: good manners (seed 000), not a signal by default.
+    // The same games resigned: good manners (docs/moderation.md, "Report reasons"), not a
+    // signal by default.
     for o in outcomes.iter_mut().filter(|o| o.game.0 >= 600) {
         o.kind = OutcomeKind::Resigned;
         o.departure = Some(departure(DepartureKind::Resigned, 40, true));
@@ -212,7 +213,8 @@ fn early_teams_resignations_with_the_partner_playing_are_spoiling() {
     let record = record_of(&outcomes);
     assert_eq!(kinds(&record), vec![SignalKind::TeamsSpoiling]);
 
-    // Resigning lost positions is not spoiling (seed 000: do NOT report).
+    // Resigning lost positions is not spoiling (not report-worthy: docs/moderation.md, "Report
+    // reasons").
     for o in outcomes.iter_mut().filter(|o| o.game.0 >= 800) {
         if let Some(d) = o.departure.as_mut() {
             d.lost_position = true;

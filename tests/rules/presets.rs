@@ -234,7 +234,8 @@ fn multiplayer_king_caught_in_the_shuffle_is_captured() {
     assert_eq!(report.eliminations[0].seat, Yellow);
     assert_eq!(report.eliminations[0].cause, EliminationCause::KingCaptured);
     assert_eq!(game.to_move(), Green, "Yellow's turn is skipped");
-    // Seed 002 scoring: king captured scores 0, the others share.
+    // Multiplayer proposal scoring: king captured scores 0, the others share (docs/rules.md,
+    // "Multiplayer chess proposal").
     game.resign_seat(Green, false).expect("resign");
     game.resign_seat(Red, false).expect("resign");
     assert_eq!(game.standing().scores, [0.0, 1.0, 0.0, 0.0]);
@@ -328,7 +329,7 @@ fn teams_stalemate_is_a_draw() {
 fn quatro_scores_0_2_4_8_by_elimination_order() {
     let mut game = start(RuleSet::quatro());
     // 16 pawn moves, 4 knight moves and the two corner pawns' captures of the neighbours'
-    // first pawns (seed 003 rule 5.4: "as their first move, capture the opponent's pawn").
+    // first pawns, which the rules allow (docs/rules.md, "Quatro Chess").
     let moves: Vec<String> = game
         .legal_moves()
         .iter()

@@ -1,5 +1,6 @@
-//! One test per scoring rule of the points games (seeds 000/001 FFA, 004 Points Game), each on a
-//! small constructed position, checking the points and the rule the award names.
+//! One test per scoring rule of the points games (docs/rules.md, "Site FFA rules" and "4 Man
+//! Chess"; values in docs/scoring.md), each on a small constructed position, checking the
+//! points and the rule the award names.
 
 use arbiter::rules::award::ScoringRule;
 use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd};
@@ -17,7 +18,8 @@ fn site() -> RuleSet {
     rules
 }
 
-/// The rule as the seeds write it and as the site scored in 2022.
+/// The rule as the site's rules texts write it and as the site scored in 2022
+/// (docs/scoring.md, "Multiple checks").
 fn classic() -> RuleSet {
     let mut rules = site();
     rules.multi_check_points.reduced_when = ReducedCheckBonus::WhenAQueenChecks;

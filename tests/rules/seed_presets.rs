@@ -1,5 +1,5 @@
-//! The seeds' rule systems as presets: 4 Man Chess (seed 004), Quatro Chess's seatings (seed
-//! 003) and the multi-player proposal for three and four players on both boards (seed 002).
+//! The other texts' rule systems as presets (docs/rules.md): 4 Man Chess, Quatro Chess's
+//! seatings and the multiplayer chess proposal for three and four players on both boards.
 //! Each has its perft figures and a hand-checked game that replays.
 
 use std::path::Path;
@@ -29,8 +29,8 @@ fn moves_from(game: &Game, from: &str) -> Vec<String> {
 
 /// Perft from each preset's own start (4 Man Chess on `4PCo`, Quatro on its board). Depth 1 is
 /// checked by hand: 16 pawn and 4 knight moves on the 4PC boards; on the Quatro board Red's
-/// c- and j-pawns may also take Blue's and Green's nearest pawns (seed 003 5.4), unless that
-/// colour is Red's own (two and three players: Blue is).
+/// c- and j-pawns may also take Blue's and Green's nearest pawns (docs/rules.md, "Quatro
+/// Chess"), unless that colour is Red's own (two and three players: Blue is).
 #[test]
 fn every_preset_has_its_perft_figures() {
     let table: [(&str, [u64; 4]); 14] = [

@@ -230,8 +230,8 @@ fn action_of(body: &DecisionBody) -> Result<DecisionAction, ApiError> {
 }
 
 /// Decide a case the caller holds: dismiss (unjustified counts against the reporters; not
-/// actionable does not), warn, or sanction. The seed's several-games rule applies to habitual
-/// grounds.
+/// actionable does not), warn, or sanction. The several-games rule (docs/moderation.md)
+/// applies to habitual grounds.
 #[utoipa::path(post, path = "/api/v1/admin/cases/{id}/decision", tag = "cases",
     security(("bearer" = [])),
     params(("id" = i64, Path, description = "Case id", example = 1)),

@@ -14,7 +14,7 @@ pub enum KingFate {
     Dead,
     /// Keeps moving automatically (`DeadKingWalking`).
     Walking,
-    /// Leaves the board (seed 002, seed 003).
+    /// Leaves the board (docs/rules.md, "Multiplayer chess proposal", "Quatro Chess").
     Removed,
 }
 
