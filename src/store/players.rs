@@ -53,3 +53,8 @@ pub fn id_or_create(
         Err(e) => Err(e),
     }
 }
+
+/// The name of a player by id.
+pub fn name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
+    players::table.find(id).select(players::name).first(conn)
+}

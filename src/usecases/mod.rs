@@ -3,3 +3,12 @@
 //! call into `moderation`, `chat`, `conduct` or `collusion`), write, log, emit events, all in
 //! the caller's one transaction. `api` and `cli` call these; `store` holds queries and rows
 //! only and never calls back up here.
+
+pub mod add_note;
+pub mod apply_conduct;
+pub mod change_sanction;
+pub mod claim_case;
+pub mod decide_appeal;
+pub mod erase_player;
+pub mod export_player;
+pub mod file_appeal;
