@@ -267,7 +267,7 @@ impl ModerationPolicy {
         let decision = &self.decision;
         need(
             decision.several_games_min >= 2,
-            "decision.several_games_min must be at least 2 (the seed: not on a single game)",
+            "decision.several_games_min must be at least 2 (docs/moderation.md, 'The several-games rule')",
         );
         need(
             decision.min_temporary_minutes >= 1

@@ -1,20 +1,15 @@
 //! Appeals (`appeals`): a player appeals their own sanction once; an admin upholds, reduces
-//! or lifts it, and the sanction row changes with the answer so standing follows at once.
+//! or lifts it. The rows and their queries; filing and deciding are the use cases
+//! `file_appeal` and `decide_appeal`.
 
-use chrono::{DateTime, NaiveDateTime, TimeDelta, Utc};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::connection::DbConnection;
-use super::modlog::{log_action, ActorKind, LogActor, LogRefs};
-use super::sanctions::{self, SanctionRow};
+use super::sanctions::SanctionRow;
 use super::schema::{appeals, players, sanctions as sanctions_table};
-use super::{from_utc, to_utc};
-use crate::moderation::{
-    apply_appeal_decision, may_decide_appeal, validate_appeal, AppealConflict, AppealDecision,
-    AppealDecisionProblem, AppealId, AppealPolicy, AppealProblem, AppealRecord, AuditAction,
-    ModerationPolicy, PlayerId, SanctionId,
-};
+use super::to_utc;
+use crate::moderation::{AppealId, AppealRecord, SanctionId};
 
 /// A stored appeal.
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
@@ -39,41 +34,9 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<AppealRow>> 
         .optional()
 }
 
-/// Why an appeal was not filed.
-#[derive(Debug)]
-pub enum FileAppealError {
-    /// No such sanction, or not the caller's (other players' sanctions are not revealed).
-    NotFound,
-    Problems(Vec<AppealProblem>),
-    Db(DieselError),
-}
-
-impl From<DieselError> for FileAppealError {
-    fn from(err: DieselError) -> Self {
-        FileAppealError::Db(err)
-    }
-}
-
-/// Files the player's appeal against their own sanction: once, within the window, with a text
-/// of bounded length. The unique index on `sanction_id` settles simultaneous appeals.
-pub fn file(
-    conn: &mut DbConnection,
-    sanction_id: i64,
-    player: &str,
-    text: &str,
-    policy: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> Result<AppealRow, FileAppealError> {
-    let Some(player_id) = super::players::find_id(conn, player)? else {
-        return Err(FileAppealError::NotFound);
-    };
-    let Some(row) = sanctions::find(conn, sanction_id)? else {
-        return Err(FileAppealError::NotFound);
-    };
-    if row.player_id != player_id {
-        return Err(FileAppealError::NotFound);
-    }
-    let earlier: Vec<AppealRecord> = appeals::table
+/// The appeals filed against a sanction, as the policy sees them.
+pub fn of_sanction(conn: &mut DbConnection, sanction_id: i64) -> QueryResult<Vec<AppealRecord>> {
+    Ok(appeals::table
         .filter(appeals::sanction_id.eq(sanction_id))
         .select((appeals::id, appeals::filed_at))
         .load::<(i64, NaiveDateTime)>(conn)?
@@ -83,215 +46,62 @@ pub fn file(
             sanction: SanctionId(sanction_id),
             filed_at: to_utc(filed_at),
         })
-        .collect();
-    let valid = validate_appeal(
-        &row.to_policy()?,
-        PlayerId(player_id),
-        &earlier,
-        text,
-        to_utc(now),
-        policy,
-    )
-    .map_err(FileAppealError::Problems)?;
-    let inserted = conn.transaction(|conn| {
-        let id = insert_returning_id!(
-            conn,
-            appeals::table,
-            (
-                appeals::sanction_id.eq(sanction_id),
-                appeals::player_id.eq(player_id),
-                appeals::text.eq(&valid.text),
-                appeals::filed_at.eq(now),
-                appeals::status.eq("open"),
-            ),
-            appeals::id
-        )?;
-        log_action(
-            conn,
-            now,
-            LogActor {
-                kind: ActorKind::Player,
-                name: Some(player),
-            },
-            &AuditAction::AppealFiled {
-                appeal: AppealId(id),
-                sanction: SanctionId(sanction_id),
-                appellant: PlayerId(player_id),
-            },
-            LogRefs {
-                subject: Some(player),
-                sanction_id: Some(sanction_id),
-                appeal_id: Some(id),
-                why: Some(&valid.text),
-                ..LogRefs::default()
-            },
-        )?;
-        find(conn, id)?.ok_or(DieselError::NotFound)
-    });
-    match inserted {
-        Ok(row) => Ok(row),
-        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-            let earlier = appeals::table
-                .filter(appeals::sanction_id.eq(sanction_id))
-                .select(appeals::id)
-                .first::<i64>(conn)?;
-            Err(FileAppealError::Problems(vec![
-                AppealProblem::AlreadyAppealed {
-                    appeal: AppealId(earlier),
-                },
-            ]))
-        }
-        Err(other) => Err(other.into()),
-    }
+        .collect())
 }
 
-/// An admin's answer to an appeal, as the route read it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum AppealAnswer {
-    Uphold,
-    /// End the sanction at this time.
-    ReduceUntil(DateTime<Utc>),
-    /// Make the sanction this many minutes long from its start.
-    ReduceToMinutes(u32),
-    Lift,
+/// The id of an appeal against the sanction (there is one at most: a unique index).
+pub fn id_of_sanction(conn: &mut DbConnection, sanction_id: i64) -> QueryResult<i64> {
+    appeals::table
+        .filter(appeals::sanction_id.eq(sanction_id))
+        .select(appeals::id)
+        .first::<i64>(conn)
 }
 
-/// Why an appeal was not decided.
-#[derive(Debug)]
-pub enum DecideAppealError {
-    NotFound,
-    AlreadyDecided {
-        status: String,
-    },
-    /// The admin is the appellant, or imposed the sanction (four eyes).
-    Conflict(AppealConflict),
-    Refused(AppealDecisionProblem),
-    Db(DieselError),
-}
-
-impl From<DieselError> for DecideAppealError {
-    fn from(err: DieselError) -> Self {
-        DecideAppealError::Db(err)
-    }
-}
-
-/// Decides an open appeal in ONE transaction: the appeal's status, the sanction's
-/// `reduced_until` or `lifted_at`, and the log lines.
-pub fn decide(
+/// Stores an open appeal; returns its id. The unique index on `sanction_id` refuses a second
+/// appeal against the same sanction.
+pub fn insert(
     conn: &mut DbConnection,
-    appeal_id: i64,
-    admin: (i64, &str),
-    answer: AppealAnswer,
-    note: Option<&str>,
-    policy: &AppealPolicy,
+    sanction_id: i64,
+    player_id: i64,
+    text: &str,
     now: NaiveDateTime,
-) -> Result<(AppealRow, SanctionRow), DecideAppealError> {
-    let (admin_id, admin_name) = admin;
-    conn.transaction(|conn| {
-        // Write first, and only while open: of two simultaneous answers exactly one applies.
-        let status = match answer {
-            AppealAnswer::Uphold => "upheld",
-            AppealAnswer::ReduceUntil(_) | AppealAnswer::ReduceToMinutes(_) => "reduced",
-            AppealAnswer::Lift => "lifted",
-        };
-        let updated = diesel::update(
-            appeals::table
-                .filter(appeals::id.eq(appeal_id))
-                .filter(appeals::status.eq("open")),
-        )
-        .set((
-            appeals::status.eq(status),
-            appeals::decided_by.eq(admin_id),
-            appeals::decided_at.eq(now),
-            appeals::note.eq(note),
-        ))
-        .execute(conn)?;
-        let appeal = find(conn, appeal_id)?.ok_or(DecideAppealError::NotFound)?;
-        if updated == 0 {
-            return Err(DecideAppealError::AlreadyDecided {
-                status: appeal.status,
-            });
-        }
-        let row = sanctions::find(conn, appeal.sanction_id)?.ok_or(DieselError::NotFound)?;
-        may_decide_appeal(
-            PlayerId(admin_id),
-            PlayerId(appeal.player_id),
-            PlayerId(row.issued_by),
-            policy,
-        )
-        .map_err(DecideAppealError::Conflict)?;
-        let sanction = row.to_policy()?;
-        let decision = match answer {
-            AppealAnswer::Uphold => AppealDecision::Uphold,
-            AppealAnswer::ReduceUntil(new_end) => AppealDecision::Reduce { new_end },
-            AppealAnswer::ReduceToMinutes(minutes) => AppealDecision::Reduce {
-                new_end: sanction.starts_at + TimeDelta::minutes(i64::from(minutes)),
-            },
-            AppealAnswer::Lift => AppealDecision::Lift,
-        };
-        let updated_sanction = apply_appeal_decision(&sanction, decision, to_utc(now))
-            .map_err(DecideAppealError::Refused)?;
-        diesel::update(sanctions_table::table.find(row.id))
-            .set((
-                sanctions_table::reduced_until.eq(updated_sanction.reduced_until.map(from_utc)),
-                sanctions_table::lifted_at.eq(updated_sanction.lifted_at.map(from_utc)),
-            ))
-            .execute(conn)?;
-        let subject: String = players::table
-            .find(appeal.player_id)
-            .select(players::name)
-            .first(conn)?;
-        let actor = LogActor {
-            kind: ActorKind::Admin,
-            name: Some(admin_name),
-        };
-        let refs = LogRefs {
-            subject: Some(&subject),
-            case_id: row.case_id,
-            sanction_id: Some(row.id),
-            appeal_id: Some(appeal_id),
-            why: note,
-            ..LogRefs::default()
-        };
-        log_action(
-            conn,
-            now,
-            actor,
-            &AuditAction::AppealDecided {
-                appeal: AppealId(appeal_id),
-                sanction: SanctionId(row.id),
-                decision,
-            },
-            refs,
-        )?;
-        match decision {
-            AppealDecision::Reduce { new_end } => log_action(
-                conn,
-                now,
-                actor,
-                &AuditAction::SanctionReduced {
-                    sanction: SanctionId(row.id),
-                    new_end,
-                },
-                refs,
-            )?,
-            AppealDecision::Lift => log_action(
-                conn,
-                now,
-                actor,
-                &AuditAction::SanctionLifted {
-                    sanction: SanctionId(row.id),
-                },
-                refs,
-            )?,
-            AppealDecision::Uphold => {}
-        }
-        if let Some(kind) = decision.sanction_event() {
-            super::webhook_outbox::emit(conn, kind, row.id, now)?;
-        }
-        let sanction = sanctions::find(conn, row.id)?.ok_or(DieselError::NotFound)?;
-        Ok((appeal, sanction))
-    })
+) -> QueryResult<i64> {
+    insert_returning_id!(
+        conn,
+        appeals::table,
+        (
+            appeals::sanction_id.eq(sanction_id),
+            appeals::player_id.eq(player_id),
+            appeals::text.eq(text),
+            appeals::filed_at.eq(now),
+            appeals::status.eq("open"),
+        ),
+        appeals::id
+    )
+}
+
+/// Answers appeal `id` with `status` only while it is open; returns the rows changed, so of
+/// two simultaneous answers exactly one applies.
+pub fn answer_if_open(
+    conn: &mut DbConnection,
+    id: i64,
+    status: &str,
+    admin_id: i64,
+    note: Option<&str>,
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::update(
+        appeals::table
+            .filter(appeals::id.eq(id))
+            .filter(appeals::status.eq("open")),
+    )
+    .set((
+        appeals::status.eq(status),
+        appeals::decided_by.eq(admin_id),
+        appeals::decided_at.eq(now),
+        appeals::note.eq(note),
+    ))
+    .execute(conn)
 }
 
 /// An appeal with its sanction and the appellant's name.

@@ -10,8 +10,8 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use super::connection::DbConnection;
 use super::modlog::{log_action, LogActor, LogRefs};
 use super::schema::{
-    case_reports, cases, decisions, games, players, report_accused, report_games, report_timeouts,
-    reports, sanctions,
+    case_reports, cases, decisions, games, report_accused, report_games, report_timeouts, reports,
+    sanctions,
 };
 use super::{enum_name, parse_enum, to_utc};
 use crate::moderation::{
@@ -398,11 +398,6 @@ pub fn open_cases_reported_by(
         .select(cases::id)
         .distinct()
         .load(conn)
-}
-
-/// A player's name by id.
-pub fn player_name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
-    players::table.find(id).select(players::name).first(conn)
 }
 
 /// A reporter's decided reports within the timeout window, and their earlier timeouts.

@@ -1,8 +1,9 @@
-//! A player's erasure, in one transaction: their chat lines and fingerprints deleted, their
-//! name replaced by the pseudonym `erased-<players.id>` everywhere it is stored (keys, free
-//! text, PGN4 tags, encoded seat lists), and the name's keyed hash kept so their sanctions
-//! still answer the standing check. The moderation log names people by id, so renaming the
-//! `players` row pseudonymises it; only the free text of its `why` column is rewritten.
+//! The queries of a player's erasure (the use case `erase_player` runs them in one
+//! transaction): their chat lines and fingerprints deleted, their name replaced by the
+//! pseudonym `erased-<players.id>` everywhere it is stored (keys, free text, PGN4 tags,
+//! encoded seat lists), and the name's keyed hash kept so their sanctions still answer the
+//! standing check. The moderation log names people by id, so renaming the `players` row
+//! pseudonymises it; only the free text of its `why` column is rewritten.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -11,8 +12,6 @@ use diesel::sql_types::{Nullable, Text};
 
 use super::archive_pairs::pair_key;
 use super::connection::DbConnection;
-use super::modlog::{log_action, ActorKind, LogActor, LogRefs};
-use super::players;
 use super::schema::{
     api_tokens, appeals, archive_pairs, archive_player_variants, archive_players,
     automatic_reports, chat_flags, collusion_baselines, collusion_pairs, collusion_reported,
@@ -21,8 +20,7 @@ use super::schema::{
     players as players_table, reports, sanctions, webhook_events,
 };
 use crate::conduct::stored::{decode_seats, encode_seats};
-use crate::moderation::erasure::{fold_name, pseudonym, replace_name, replace_name_in_pgn4_tags};
-use crate::moderation::{AuditAction, PlayerId};
+use crate::moderation::erasure::{fold_name, replace_name, replace_name_in_pgn4_tags};
 
 diesel::define_sql_function! {
     /// Lower case (ASCII only on SQLite), for a case-blind prefilter before the exact match.
@@ -30,157 +28,83 @@ diesel::define_sql_function! {
 }
 
 /// Game ids are changed in chunks of this many (bind limits, bounded memory).
-const CHUNK: usize = 500;
+pub const CHUNK: usize = 500;
 
-/// An erasure to carry out; the request is already validated.
-#[derive(Debug, Clone)]
-pub struct ErasureRequest<'a> {
-    pub name: &'a str,
-    /// `PrivacySettings::erased_name_key` of the name.
-    pub name_key: &'a str,
-    pub admin: &'a str,
-    pub why: &'a str,
+/// Whether the archive's player look-up holds the name.
+pub fn archived(conn: &mut DbConnection, name: &str) -> QueryResult<bool> {
+    Ok(archive_players::table
+        .find(name)
+        .count()
+        .get_result::<i64>(conn)?
+        > 0)
 }
 
-/// What an erasure changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Erased {
-    pub player_id: i64,
-    pub pseudonym: String,
-    pub games: u64,
-    pub chat_lines_deleted: u64,
-    /// Rows whose free text, PGN4 tags or encoded seats named the player.
-    pub texts_rewritten: u64,
+/// The ids of the games the name sat in.
+pub fn game_ids(conn: &mut DbConnection, name: &str) -> QueryResult<Vec<i64>> {
+    game_seats::table
+        .filter(game_seats::player.eq(name))
+        .select(game_seats::game_id)
+        .distinct()
+        .load(conn)
 }
 
-#[derive(Debug)]
-pub enum EraseError {
-    /// No player of that name: not in moderation, not in the archive.
-    UnknownPlayer,
-    Db(DieselError),
+/// Deletes the chat lines the name sent; returns how many.
+pub fn delete_chat_lines(conn: &mut DbConnection, name: &str) -> QueryResult<usize> {
+    diesel::delete(game_chat::table.filter(game_chat::sender.eq(name))).execute(conn)
 }
 
-impl From<DieselError> for EraseError {
-    fn from(err: DieselError) -> Self {
-        EraseError::Db(err)
-    }
+/// Seats the pseudonym in the name's seats, without their fingerprints.
+pub fn anonymise_seats(conn: &mut DbConnection, name: &str, pseudonym: &str) -> QueryResult<()> {
+    diesel::update(game_seats::table.filter(game_seats::player.eq(name)))
+        .set((
+            game_seats::player.eq(pseudonym),
+            game_seats::device_fp.eq(None::<String>),
+            game_seats::network_fp.eq(None::<String>),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
-/// Erases `request.name`; one transaction, logged as `player_erased`.
-pub fn erase(
+/// Renames the moderation row of the player.
+pub fn rename_player(conn: &mut DbConnection, player_id: i64, pseudonym: &str) -> QueryResult<()> {
+    diesel::update(players_table::table.find(player_id))
+        .set(players_table::name.eq(pseudonym))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Keeps the erased name's keyed hash for the player, so their sanctions still answer the
+/// standing check.
+pub fn keep_name_key(
     conn: &mut DbConnection,
-    request: &ErasureRequest<'_>,
+    name_key: &str,
+    player_id: i64,
     now: NaiveDateTime,
-) -> Result<Erased, EraseError> {
-    conn.transaction(|conn| {
-        let name = request.name;
-        let known = players::find_id(conn, name)?.is_some()
-            || archive_players::table
-                .find(name)
-                .count()
-                .get_result::<i64>(conn)?
-                > 0;
-        if !known {
-            return Err(EraseError::UnknownPlayer);
-        }
-        let player_id = players::id_or_create(conn, name, now)?;
-        let pseudonym = pseudonym(player_id);
-        let mut rename = Rename {
-            name,
-            pseudonym: &pseudonym,
-            rewritten: 0,
-        };
-
-        let game_ids: Vec<i64> = game_seats::table
-            .filter(game_seats::player.eq(name))
-            .select(game_seats::game_id)
-            .distinct()
-            .load(conn)?;
-        let chat_lines_deleted =
-            diesel::delete(game_chat::table.filter(game_chat::sender.eq(name))).execute(conn)?;
-        diesel::update(game_seats::table.filter(game_seats::player.eq(name)))
-            .set((
-                game_seats::player.eq(&pseudonym),
-                game_seats::device_fp.eq(None::<String>),
-                game_seats::network_fp.eq(None::<String>),
+) -> QueryResult<()> {
+    // Erasing a name twice (a pseudonym row renamed back is impossible, but two players
+    // whose names fold alike share a key) keeps one row per player.
+    let held: i64 = erased_names::table
+        .filter(erased_names::name_key.eq(name_key))
+        .filter(erased_names::player_id.eq(player_id))
+        .count()
+        .get_result(conn)?;
+    if held == 0 {
+        diesel::insert_into(erased_names::table)
+            .values((
+                erased_names::name_key.eq(name_key),
+                erased_names::player_id.eq(player_id),
+                erased_names::erased_at.eq(now),
             ))
             .execute(conn)?;
-        for chunk in game_ids.chunks(CHUNK) {
-            rename.games(conn, chunk)?;
-            rename.conduct_seats(conn, chunk)?;
-        }
-        rename.keys(conn, now)?;
-        rename.pairs(conn, &game_ids)?;
-        rename.free_text(conn)?;
-
-        // An admin erasing their own name acts, and is logged, under the pseudonym.
-        let admin_name = if request.admin == name {
-            pseudonym.as_str()
-        } else {
-            request.admin
-        };
-        let admin_id = if request.admin == name {
-            player_id
-        } else {
-            players::id_or_create(conn, request.admin, now)?
-        };
-        diesel::update(players_table::table.find(player_id))
-            .set(players_table::name.eq(&pseudonym))
-            .execute(conn)?;
-        // Erasing a name twice (a pseudonym row renamed back is impossible, but two players
-        // whose names fold alike share a key) keeps one row per player.
-        let held: i64 = erased_names::table
-            .filter(erased_names::name_key.eq(request.name_key))
-            .filter(erased_names::player_id.eq(player_id))
-            .count()
-            .get_result(conn)?;
-        if held == 0 {
-            diesel::insert_into(erased_names::table)
-                .values((
-                    erased_names::name_key.eq(request.name_key),
-                    erased_names::player_id.eq(player_id),
-                    erased_names::erased_at.eq(now),
-                ))
-                .execute(conn)?;
-        }
-
-        let erased = Erased {
-            player_id,
-            games: game_ids.len() as u64,
-            chat_lines_deleted: chat_lines_deleted as u64,
-            texts_rewritten: rename.rewritten,
-            pseudonym: pseudonym.clone(),
-        };
-        let why = replace_name(request.why, name, &pseudonym);
-        log_action(
-            conn,
-            now,
-            LogActor {
-                kind: ActorKind::Admin,
-                name: Some(admin_name),
-            },
-            &AuditAction::PlayerErased {
-                player: PlayerId(player_id),
-                admin: PlayerId(admin_id),
-                games: erased.games,
-                chat_lines_deleted: erased.chat_lines_deleted,
-                texts_rewritten: erased.texts_rewritten,
-            },
-            LogRefs {
-                subject: Some(&pseudonym),
-                why: Some(why.as_deref().unwrap_or(request.why)),
-                ..LogRefs::default()
-            },
-        )?;
-        Ok(erased)
-    })
+    }
+    Ok(())
 }
 
-/// One erasure's name change, counting the free-text rows it rewrote.
-struct Rename<'a> {
-    name: &'a str,
-    pseudonym: &'a str,
-    rewritten: u64,
+/// One erasure's name change: the queries that replace `name` by `pseudonym`. Those that
+/// rewrite free text, PGN4 tags or encoded seats return how many rows they rewrote.
+pub struct Rename<'a> {
+    pub name: &'a str,
+    pub pseudonym: &'a str,
 }
 
 impl Rename<'_> {
@@ -195,7 +119,8 @@ impl Rename<'_> {
     }
 
     /// The PGN4 tags, result tag and termination text of the player's games.
-    fn games(&mut self, conn: &mut DbConnection, game_ids: &[i64]) -> QueryResult<()> {
+    pub fn games(&self, conn: &mut DbConnection, game_ids: &[i64]) -> QueryResult<u64> {
+        let mut rewritten = 0;
         let rows: Vec<(i64, String, String, String)> = games::table
             .filter(games::id.eq_any(game_ids))
             .select((
@@ -228,13 +153,14 @@ impl Rename<'_> {
                     .set(games::termination_text.eq(termination_text))
                     .execute(conn)?;
             }
-            self.rewritten += 1;
+            rewritten += 1;
         }
-        Ok(())
+        Ok(rewritten)
     }
 
     /// The encoded seat lists the conduct applier keeps per game (names inside base64).
-    fn conduct_seats(&mut self, conn: &mut DbConnection, game_ids: &[i64]) -> QueryResult<()> {
+    pub fn conduct_seats(&self, conn: &mut DbConnection, game_ids: &[i64]) -> QueryResult<u64> {
+        let mut rewritten = 0;
         let outcomes: Vec<(i64, String)> = conduct_outcomes::table
             .filter(conduct_outcomes::game_id.eq_any(game_ids))
             .select((conduct_outcomes::game_id, conduct_outcomes::seats))
@@ -244,7 +170,7 @@ impl Rename<'_> {
                 diesel::update(conduct_outcomes::table.find(game_id))
                     .set(conduct_outcomes::seats.eq(seats))
                     .execute(conn)?;
-                self.rewritten += 1;
+                rewritten += 1;
             }
         }
         let pending: Vec<(i64, String)> = conduct_pending::table
@@ -256,10 +182,10 @@ impl Rename<'_> {
                 diesel::update(conduct_pending::table.find(game_id))
                     .set(conduct_pending::seats.eq(seats))
                     .execute(conn)?;
-                self.rewritten += 1;
+                rewritten += 1;
             }
         }
-        Ok(())
+        Ok(rewritten)
     }
 
     fn seats(&self, stored: &str) -> QueryResult<Option<String>> {
@@ -283,7 +209,7 @@ impl Rename<'_> {
     }
 
     /// Every table keyed or indexed by the name itself.
-    fn keys(&mut self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
+    pub fn keys(&self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
         let (name, pseudonym) = (self.name, self.pseudonym);
         diesel::update(chat_flags::table.filter(chat_flags::sender.eq(name)))
             .set(chat_flags::sender.eq(pseudonym))
@@ -341,7 +267,7 @@ impl Rename<'_> {
     /// The tables keyed by a pair of names in byte order: re-keyed under the pseudonym, which
     /// may sort to the other side. Collusion pair records hold direction-specific sums; they
     /// are deleted and summed again from the stored games when the two next meet.
-    fn pairs(&mut self, conn: &mut DbConnection, game_ids: &[i64]) -> QueryResult<()> {
+    pub fn pairs(&self, conn: &mut DbConnection, game_ids: &[i64]) -> QueryResult<()> {
         let mut others: Vec<String> = Vec::new();
         for chunk in game_ids.chunks(CHUNK) {
             others.extend(
@@ -404,8 +330,9 @@ impl Rename<'_> {
     /// Free text anyone wrote that may name the player: chat lines of others, report
     /// messages, notes, decision and sanction notes, appeals, automatic report summaries,
     /// flag findings, webhook bodies and the log's `why`.
-    fn free_text(&mut self, conn: &mut DbConnection) -> QueryResult<()> {
+    pub fn free_text(&self, conn: &mut DbConnection) -> QueryResult<u64> {
         let pattern = self.pattern();
+        let mut rewritten = 0;
         let chat: Vec<(i64, i32, String)> = game_chat::table
             .filter(lower(game_chat::text.nullable()).like(&pattern))
             .select((game_chat::game_id, game_chat::idx, game_chat::text))
@@ -415,7 +342,7 @@ impl Rename<'_> {
                 diesel::update(game_chat::table.find((game_id, idx)))
                     .set(game_chat::text.eq(text))
                     .execute(conn)?;
-                self.rewritten += 1;
+                rewritten += 1;
             }
         }
         macro_rules! rewrite {
@@ -429,7 +356,7 @@ impl Rename<'_> {
                         diesel::update($table::table.find(id))
                             .set($table::$column.eq(text))
                             .execute(conn)?;
-                        self.rewritten += 1;
+                        rewritten += 1;
                     }
                 }
             }};
@@ -445,6 +372,6 @@ impl Rename<'_> {
         rewrite!(chat_flags, evidence_finding);
         rewrite!(webhook_events, body);
         rewrite!(modlog, why);
-        Ok(())
+        Ok(rewritten)
     }
 }

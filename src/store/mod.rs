@@ -7,8 +7,7 @@
 //!
 //! The multi-step writes, each one transaction: storing a game (`games::insert`, the bulk
 //! import's `games::insert_batch`), filing a report (`reports::file`), deciding a case
-//! (`decide::decide`), claiming one (`claims::claim`), filing and deciding an appeal
-//! (`appeals::file`, `appeals::decide`), applying queued conduct (`conduct::apply_pending`).
+//! (`decide::decide`).
 
 /// Inserts one row and returns its id: `RETURNING id` on PostgreSQL, the connection's last
 /// rowid on SQLite (the multi-backend connection has no RETURNING).

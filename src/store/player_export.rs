@@ -1,18 +1,17 @@
-//! What the service holds about one player, read for an export: games and chat lines a page
-//! at a time (a player may have many thousands), the moderation records whole.
+//! What the service holds about one player, read for an export (the use case
+//! `export_player`): games and chat lines a page at a time (a player may have many
+//! thousands), the moderation records whole.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
 use super::games::SeatRow;
-use super::modlog::{log_action, LogActor, LogRefs};
 use super::players;
 use super::schema::{
     appeals, cases, game_chat, game_seats, games, player_notes, players as players_table,
     report_accused, reports, sanctions,
 };
-use crate::moderation::{AuditAction, PlayerId};
 
 /// One game of the player: the game's identity and the player's seat.
 #[derive(Debug, Clone, PartialEq)]
@@ -350,28 +349,4 @@ pub fn is_known(conn: &mut DbConnection, name: &str) -> QueryResult<bool> {
         .count()
         .get_result(conn)?;
     Ok(games > 0)
-}
-
-/// Logs an export of `name`'s data, by an admin or by the player.
-pub fn log_export(
-    conn: &mut DbConnection,
-    actor: LogActor<'_>,
-    name: &str,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    conn.transaction(|conn| {
-        let player_id = players::id_or_create(conn, name, now)?;
-        log_action(
-            conn,
-            now,
-            actor,
-            &AuditAction::PlayerExported {
-                player: PlayerId(player_id),
-            },
-            LogRefs {
-                subject: Some(name),
-                ..LogRefs::default()
-            },
-        )
-    })
 }

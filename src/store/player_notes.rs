@@ -1,14 +1,12 @@
 //! Admins' notes on players (`player_notes`): append-only (triggers on both backends refuse
-//! updates and deletes), each logged in the moderation log in the same transaction.
+//! updates and deletes). Adding one, logged in the same transaction, is the use case
+//! `add_note`.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::result::Error as DieselError;
 
 use super::connection::DbConnection;
-use super::modlog::{log_action, ActorKind, LogActor, LogRefs};
-use super::schema::{cases, player_notes, players};
-use crate::moderation::{AuditAction, CaseId, NoteId, PlayerId};
+use super::schema::{player_notes, players};
 
 /// A stored note with its author's name.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,83 +19,27 @@ pub struct NoteListing {
     pub created_at: NaiveDateTime,
 }
 
-/// Why a note was not stored.
-#[derive(Debug)]
-pub enum AddNoteError {
-    /// The case it names does not exist.
-    NoSuchCase(i64),
-    Db(DieselError),
-}
-
-impl From<DieselError> for AddNoteError {
-    fn from(err: DieselError) -> Self {
-        AddNoteError::Db(err)
-    }
-}
-
-/// Adds a note on `player` by `author` (id, name), optionally for a case, and logs it; one
-/// transaction. `text` is already validated.
-pub fn add(
+/// Stores a note on player `player_id` by `author_id`, optionally for a case; returns its id.
+pub fn insert(
     conn: &mut DbConnection,
-    player: &str,
-    author: (i64, &str),
+    player_id: i64,
+    author_id: i64,
     case_id: Option<i64>,
     text: &str,
     now: NaiveDateTime,
-) -> Result<NoteListing, AddNoteError> {
-    let (author_id, author_name) = author;
-    conn.transaction(|conn| {
-        if let Some(case_id) = case_id {
-            let exists: i64 = cases::table
-                .filter(cases::id.eq(case_id))
-                .count()
-                .get_result(conn)?;
-            if exists == 0 {
-                return Err(AddNoteError::NoSuchCase(case_id));
-            }
-        }
-        let player_id = super::players::id_or_create(conn, player, now)?;
-        let id = insert_returning_id!(
-            conn,
-            player_notes::table,
-            (
-                player_notes::player_id.eq(player_id),
-                player_notes::author_id.eq(author_id),
-                player_notes::case_id.eq(case_id),
-                player_notes::text.eq(text),
-                player_notes::created_at.eq(now),
-            ),
-            player_notes::id
-        )?;
-        log_action(
-            conn,
-            now,
-            LogActor {
-                kind: ActorKind::Admin,
-                name: Some(author_name),
-            },
-            &AuditAction::NoteAdded {
-                note: NoteId(id),
-                player: PlayerId(player_id),
-                author: PlayerId(author_id),
-                case: case_id.map(CaseId),
-            },
-            LogRefs {
-                subject: Some(player),
-                case_id,
-                why: Some(text),
-                ..LogRefs::default()
-            },
-        )?;
-        Ok(NoteListing {
-            id,
-            player: player.to_string(),
-            author: author_name.to_string(),
-            case_id,
-            text: text.to_string(),
-            created_at: now,
-        })
-    })
+) -> QueryResult<i64> {
+    insert_returning_id!(
+        conn,
+        player_notes::table,
+        (
+            player_notes::player_id.eq(player_id),
+            player_notes::author_id.eq(author_id),
+            player_notes::case_id.eq(case_id),
+            player_notes::text.eq(text),
+            player_notes::created_at.eq(now),
+        ),
+        player_notes::id
+    )
 }
 
 /// A player's notes, newest first: at most `limit` with id below `before_id`.

@@ -91,3 +91,8 @@ pub fn lock(conn: &mut DbConnection, name: &str, now: chrono::NaiveDateTime) -> 
         .select(players::id)
         .first(conn)
 }
+
+/// The name of a player by id.
+pub fn name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
+    players::table.find(id).select(players::name).first(conn)
+}

@@ -20,7 +20,9 @@ use crate::store::cases::{self, CaseRow};
 use crate::store::decisions::{self, NewDecision};
 use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
 use crate::store::sanctions::{self, SanctionRow};
-use crate::store::{from_utc, report_timeouts, reports, to_utc, webhook_outbox, DbConnection};
+use crate::store::{
+    from_utc, players, report_timeouts, reports, to_utc, webhook_outbox, DbConnection,
+};
 
 /// An admin's decision on a case, as the route read it.
 #[derive(Debug, Clone)]
@@ -86,7 +88,7 @@ pub fn decide_case(
 ) -> Result<Decided, DecideError> {
     conn.transaction(|conn| {
         let case = take_claimed_case(conn, case_id, input.admin_id, now)?;
-        let accused = cases::player_name(conn, case.accused_id)?;
+        let accused = players::name(conn, case.accused_id)?;
         let facts = cases::case_facts(conn, &case, policy)?;
         let evidence = evidence_games(conn, &input.evidence_games, &accused)?;
         let valid = validate_decision(&decision(input, evidence), &facts, policy)
@@ -155,7 +157,7 @@ fn take_claimed_case(
     }
     let holder = match (case.claimed_by, case.claimed_until) {
         (Some(holder), Some(until)) if until > now => {
-            Some((cases::player_name(conn, holder)?, to_utc(until)))
+            Some((players::name(conn, holder)?, to_utc(until)))
         }
         _ => None,
     };
@@ -343,7 +345,7 @@ fn time_out_reporters(
             continue;
         };
         report_timeouts::insert(conn, *reporter, &timeout, case_id)?;
-        let name = cases::player_name(conn, *reporter)?;
+        let name = players::name(conn, *reporter)?;
         let refs = LogRefs {
             subject: Some(&name),
             case_id: Some(case_id),

@@ -4,7 +4,15 @@
 //! the caller's one transaction. `api` and `cli` call these; `store` holds queries and rows
 //! only and never calls back up here.
 
+pub mod add_note;
+pub mod apply_conduct;
+pub mod change_sanction;
 pub mod check_filing;
+pub mod claim_case;
+pub mod decide_appeal;
 pub mod decide_case;
+pub mod erase_player;
+pub mod export_player;
+pub mod file_appeal;
 pub mod file_report;
 pub mod open_case;

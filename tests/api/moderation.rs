@@ -6,8 +6,8 @@ use std::sync::{Arc, Barrier};
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
 use arbiter::moderation::DEFAULT_POLICY_TOML;
-use arbiter::store::claims::{self, ClaimResult};
 use arbiter::store::{self, players};
+use arbiter::usecases::claim_case::{self, ClaimResult};
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
@@ -476,7 +476,7 @@ async fn simultaneous_claims_have_exactly_one_winner() {
                 scope.spawn(move || {
                     let mut conn = pool.get().expect("own connection");
                     barrier.wait();
-                    claims::claim(&mut conn, case, (*id, name), &policy, store::now())
+                    claim_case::claim(&mut conn, case, (*id, name), &policy, store::now())
                         .expect("claim")
                 })
             })

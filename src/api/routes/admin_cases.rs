@@ -15,8 +15,8 @@ use crate::moderation::{
     ClaimOutcome, Conflict, DecisionAction, GameNumber, Ground, SanctionDuration, SanctionKind,
     GAME_NUMBER_RULE,
 };
-use crate::store::claims::{self, ClaimResult, ReleaseResult};
 use crate::store::{self, players, to_utc, DbConnection};
+use crate::usecases::claim_case::{self, ClaimResult, ReleaseResult};
 use crate::usecases::decide_case::{decide_case as decide, DecideError, DecisionInput};
 
 fn case_not_found(id: i64) -> ApiError {
@@ -63,7 +63,13 @@ pub async fn claim_case(
     let result = state
         .write(move |conn| {
             let me = admin_id(conn, &name)?;
-            Ok::<_, ApiError>(claims::claim(conn, id, (me, &name), &policy, store::now())?)
+            Ok::<_, ApiError>(claim_case::claim(
+                conn,
+                id,
+                (me, &name),
+                &policy,
+                store::now(),
+            )?)
         })
         .await?;
     match result {
@@ -111,7 +117,12 @@ pub async fn release_case(
     let result = state
         .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
-            Ok::<_, ApiError>(claims::release(conn, id, (me, &admin.name), store::now())?)
+            Ok::<_, ApiError>(claim_case::release(
+                conn,
+                id,
+                (me, &admin.name),
+                store::now(),
+            )?)
         })
         .await?;
     match result {

@@ -14,8 +14,9 @@ use crate::api::routes::admin_cases::admin_id;
 use crate::api::state::AppState;
 use crate::api::views::appeals::{AppealDecided, AppealView};
 use crate::moderation::{AppealConflict, AppealDecisionProblem, AppealProblem};
-use crate::store::appeals::{self, AppealAnswer, DecideAppealError, FileAppealError};
 use crate::store::{self};
+use crate::usecases::decide_appeal::{self, AppealAnswer, DecideAppealError};
+use crate::usecases::file_appeal::{self, FileAppealError};
 
 /// The appeal's text.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -52,7 +53,7 @@ pub async fn file_appeal(
     let text = body.into_inner().text;
     let appeal = state
         .write(move |conn| {
-            appeals::file(conn, id, &player.player, &text, &policy, store::now())
+            file_appeal::file(conn, id, &player.player, &text, &policy, store::now())
                 .map_err(|e| file_error(id, e))
         })
         .await?;
@@ -165,7 +166,7 @@ pub async fn decide_appeal(
     let (appeal, sanction) = state
         .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
-            appeals::decide(
+            decide_appeal::decide(
                 conn,
                 id,
                 (me, &admin.name),

@@ -14,8 +14,9 @@ use crate::api::state::AppState;
 use crate::api::views::notes::NoteView;
 use crate::archive::MAX_NAME_CHARS;
 use crate::moderation::validate_note;
-use crate::store::player_notes::{self, AddNoteError};
+use crate::store::player_notes;
 use crate::store::{self};
+use crate::usecases::add_note::{self, AddNoteError};
 
 /// A new note.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -73,7 +74,7 @@ pub async fn add_note(
     let note = state
         .write(move |conn| {
             let me = admin_id(conn, &admin.name)?;
-            player_notes::add(
+            add_note::add(
                 conn,
                 &player,
                 (me, &admin.name),

@@ -20,10 +20,11 @@ use crate::api::views::player_export::{
 };
 use crate::conduct::{admin_view, player_summary};
 use crate::moderation::erasure::{validate_erasure, ErasureProblem};
-use crate::store::erasure::{self, EraseError, ErasureRequest};
 use crate::store::modlog::{ActorKind, LogActor};
 use crate::store::player_export::{self, ExportRecords};
-use crate::store::{self, conduct};
+use crate::store::{self};
+use crate::usecases::erase_player::{self, EraseError, ErasureRequest};
+use crate::usecases::export_player::{self, HeldRecords};
 
 /// Games and chat lines are read this many rows at a time.
 const EXPORT_PAGE: i64 = 500;
@@ -68,15 +69,11 @@ pub async fn export_player(
         }
     };
     let lookup = player.clone();
-    let (records, record) = state
-        .read(move |conn| {
-            if !player_export::is_known(conn, &lookup)? {
-                return Ok(None);
-            }
-            let records = player_export::records(conn, &lookup)?;
-            let record = conduct::record(conn, &lookup)?;
-            Ok::<_, ApiError>(Some((records, record)))
-        })
+    let HeldRecords {
+        moderation: records,
+        conduct: record,
+    } = state
+        .read(move |conn| export_player::held_records(conn, &lookup))
         .await?
         .ok_or_else(|| {
             ApiError::not_found(
@@ -99,7 +96,7 @@ pub async fn export_player(
                 kind: actor_kind,
                 name: Some(&actor_name),
             };
-            player_export::log_export(conn, actor, &logged, store::now())
+            export_player::log_export(conn, actor, &logged, store::now())
         })
         .await?;
 
@@ -286,7 +283,7 @@ pub async fn erase_player(
                 admin: &admin.name,
                 why: &why,
             };
-            erasure::erase(conn, &request, store::now()).map_err(|e| match e {
+            erase_player::erase(conn, &request, store::now()).map_err(|e| match e {
                 EraseError::UnknownPlayer => ApiError::not_found(
                     "player_not_found",
                     format!("Nothing is held about player {player:?}."),

@@ -19,9 +19,9 @@ use crate::api::views::sanctions::SanctionListingView;
 use crate::api::views::sanctions::SanctionView;
 use crate::moderation::validate_note;
 use crate::moderation::SanctionKind;
-use crate::store::sanction_changes::{self, ChangeSanctionError, SanctionChange};
 use crate::store::sanction_listing::{self, SanctionFilter};
 use crate::store::{self, enum_name, to_utc};
+use crate::usecases::change_sanction::{self, ChangeSanctionError, SanctionChange};
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -203,7 +203,7 @@ pub async fn change_sanction(
     };
     let row = state
         .write(move |conn| {
-            sanction_changes::change(conn, id, &admin.name, change, &note, store::now()).map_err(
+            change_sanction::change(conn, id, &admin.name, change, &note, store::now()).map_err(
                 |err| match err {
                     ChangeSanctionError::NotFound => ApiError::NotFound {
                         code: "sanction_not_found",
