@@ -6,6 +6,7 @@ use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};
 use super::submission::{ChatChannel, EventInput, EventKind, SeatColour, SeatInput};
 use crate::conduct::abort::Abort;
 use crate::rules::game::{EliminationCause, GameEnd};
+use crate::rules::points_taken;
 use crate::rules::replay::{Replay, TagResult};
 use crate::rules::ruleset::Scoring;
 
@@ -214,5 +215,5 @@ pub fn points_taken(replay: &Replay) -> [[i32; 4]; 4] {
     if replay.rules.scoring == Scoring::Teams {
         return [[0; 4]; 4];
     }
-    crate::collusion::interaction::points_taken(replay)
+    points_taken::points_taken(replay)
 }

@@ -7,6 +7,7 @@ pub mod geometry;
 pub mod perft;
 pub mod pgn4;
 pub mod piece;
+pub mod points_taken;
 pub mod position;
 pub mod replay;
 pub mod ruleset;
