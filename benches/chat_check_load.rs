@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::web;
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::AppState;
+use arbiter::api::state::AppState;
 use arbiter::config::Settings;
 use arbiter::store::{self, migrations};
 

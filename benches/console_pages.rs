@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 
 use actix_web::test::{call_service, init_service, read_body, TestRequest};
 use actix_web::web;
+use arbiter::api::app::build_app;
 use arbiter::api::auth::player::{sign, PlayerClaims};
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::{build_app, AppState};
+use arbiter::api::state::AppState;
 use arbiter::config::Settings;
 use arbiter::store::{self, migrations};
 use diesel::connection::SimpleConnection;

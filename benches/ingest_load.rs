@@ -29,8 +29,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use arbiter::api::app::build_app;
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::{build_app, AppState};
+use arbiter::api::state::AppState;
 use arbiter::config::Settings;
 use arbiter::rules::pgn4;
 use arbiter::store::{self, migrations};
@@ -148,7 +149,7 @@ fn start_server(o: &Options, database_url: String, conduct: bool) -> InProcess {
     let thread = std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
-            arbiter::api::spawn_background_tasks(state.clone());
+            arbiter::api::background_tasks::spawn_background_tasks(state.clone());
             let server = actix_web::HttpServer::new(move || build_app(state.clone(), |_| {}))
                 .workers(2)
                 .disable_signals()

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::AppState;
+use arbiter::api::state::AppState;
 use arbiter::archive::{prepare_with, AbortPreset, Submission};
 use arbiter::config::Settings;
 use arbiter::store::{self, games, migrations};

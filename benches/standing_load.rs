@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use actix_web::web;
 use arbiter::api::auth::tokens::{self, TokenRole};
-use arbiter::api::AppState;
+use arbiter::api::state::AppState;
 use arbiter::config::Settings;
 use arbiter::store::schema::{players, report_timeouts, sanctions};
 use arbiter::store::{self, migrations, DbConnection};

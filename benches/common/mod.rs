@@ -72,7 +72,7 @@ pub fn replicated(games: &[String], i: usize) -> (u64, String) {
 /// and returns its address once it is listening; with `background_tasks`, the conduct applier
 /// and the checkpointer run beside it as in `arbiter serve`.
 pub fn serve_in_background(
-    state: actix_web::web::Data<arbiter::api::AppState>,
+    state: actix_web::web::Data<arbiter::api::state::AppState>,
     label: &'static str,
     background_tasks: bool,
 ) -> Result<std::net::SocketAddr, String> {
@@ -81,12 +81,13 @@ pub fn serve_in_background(
         let system = actix_web::rt::System::new();
         let result = system.block_on(async move {
             if background_tasks {
-                arbiter::api::spawn_background_tasks(state.clone());
+                arbiter::api::background_tasks::spawn_background_tasks(state.clone());
             }
-            let server =
-                actix_web::HttpServer::new(move || arbiter::api::build_app(state.clone(), |_| {}))
-                    .workers(2)
-                    .bind(("127.0.0.1", 0))?;
+            let server = actix_web::HttpServer::new(move || {
+                arbiter::api::app::build_app(state.clone(), |_| {})
+            })
+            .workers(2)
+            .bind(("127.0.0.1", 0))?;
             let addr = server.addrs().first().copied();
             let running = server.run();
             let _ = tx.send(addr);

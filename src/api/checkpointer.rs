@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use actix_web::web;
 
-use super::AppState;
+use super::state::AppState;
 use crate::store::{self, Backend};
 
 /// Starts the checkpointer on the current actix runtime when the store is SQLite and the

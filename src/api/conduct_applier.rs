@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use actix_web::web;
 
-use super::AppState;
+use super::state::AppState;
 
 /// Starts the applier on the current actix runtime; it runs until the runtime stops.
 pub fn spawn(state: web::Data<AppState>) -> actix_web::rt::task::JoinHandle<()> {

@@ -11,8 +11,9 @@ use subtle::ConstantTimeEq;
 
 use super::auth::bearer_token;
 use super::error::{ApiError, AuthFailure};
+use super::middleware;
 use super::routes::health;
-use super::{middleware, AppState};
+use super::state::AppState;
 use crate::config::MetricsSettings;
 
 pub const METRICS_PATH: &str = "/metrics";

@@ -12,7 +12,8 @@ use std::time::Duration;
 use actix_web::web;
 use diesel::Connection;
 
-use super::{ApiError, AppState};
+use super::error::ApiError;
+use super::state::AppState;
 use crate::moderation::retention::PersonalData;
 use crate::store::{self, retention};
 

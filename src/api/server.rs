@@ -7,8 +7,10 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::{web, HttpServer};
 use anyhow::Context;
 
+use super::app::build_app;
+use super::background_tasks::spawn_background_tasks;
 use super::metrics_endpoint::metrics_only_app;
-use super::{build_app, AppState};
+use super::state::AppState;
 use crate::config::Settings;
 use crate::store::{self, migrations};
 
@@ -27,7 +29,7 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     }
     let state =
         web::Data::new(AppState::new(settings, pool).context("building the application state")?);
-    super::spawn_background_tasks(state.clone());
+    spawn_background_tasks(state.clone());
     // actix-web stops gracefully on SIGTERM and SIGINT.
     Listeners::start(state, true)?.run().await?;
     tracing::info!("stopped");

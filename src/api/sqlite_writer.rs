@@ -23,7 +23,7 @@ use std::time::Duration;
 use actix_web::web;
 use tokio::sync::oneshot;
 
-use super::ApiError;
+use super::error::ApiError;
 use crate::store::{self, DatabaseSettings, DbConnection, DbPool, PoolSetupError};
 
 /// Seconds a caller refused for a busy writer is asked to wait before trying again.

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use actix_web::web;
 use chrono::TimeDelta;
 
+use super::error::ApiError;
+use super::state::AppState;
 use super::webhook_signature::{signature_header, SIGNATURE_HEADER};
-use super::AppState;
 use crate::store::webhook_outbox::{self, AttemptResult, DueDelivery, RetrySchedule};
 use crate::store::{self};
 
@@ -63,7 +64,7 @@ async fn run(state: web::Data<AppState>) {
 
 /// One look: announce ended sanctions, then lease and send what is due. Returns how many
 /// deliveries were leased.
-async fn deliver_once(state: &AppState, client: &awc::Client) -> Result<usize, super::ApiError> {
+async fn deliver_once(state: &AppState, client: &awc::Client) -> Result<usize, ApiError> {
     state
         .write_bulk(|conn| webhook_outbox::announce_ended(conn, store::now(), ENDS_PER_LOOK))
         .await?;

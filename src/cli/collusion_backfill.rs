@@ -54,7 +54,7 @@ pub fn run(settings: Settings, args: &BackfillArgs) -> anyhow::Result<()> {
         .moderation
         .load_policy()
         .map_err(|e| anyhow::anyhow!(e))?;
-    let mut conn = super::migrated_connection(&settings)?;
+    let mut conn = super::connection::migrated_connection(&settings)?;
     let started = Instant::now();
     let report = backfill(&mut conn, &policy, &moderation, args.batch, |done| {
         eprint!("\r{done} games")

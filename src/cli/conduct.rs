@@ -51,7 +51,7 @@ pub struct RebuildReport {
 pub fn run(settings: Settings, command: ConductCommand) -> anyhow::Result<()> {
     match command {
         ConductCommand::Rebuild(args) => {
-            let mut conn = super::migrated_connection(&settings)?;
+            let mut conn = super::connection::migrated_connection(&settings)?;
             let started = Instant::now();
             let report = rebuild(
                 &mut conn,

@@ -54,7 +54,7 @@ impl ImportReport {
 
 pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
     let files = collect_files(&args.paths)?;
-    let mut conn = super::migrated_connection(&settings)?;
+    let mut conn = super::connection::migrated_connection(&settings)?;
     let progress = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(files.len() as u64);
         bar.set_style(

@@ -5,6 +5,7 @@ pub mod backup;
 pub mod collusion;
 pub mod collusion_backfill;
 pub mod conduct;
+mod connection;
 pub mod import;
 pub mod logging;
 mod pgn4_paths;
@@ -22,6 +23,7 @@ use crate::api::auth::tokens::{self, TokenRole};
 use crate::archive::MAX_NAME_CHARS;
 use crate::config::{Settings, CONFIG_FILE_ENV};
 use crate::store::{self, api_tokens, migrations};
+use connection::{migrated_connection, open_connection};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -184,20 +186,6 @@ fn chat_eval(args: &ChatEvalArgs) -> anyhow::Result<()> {
 fn serve(settings: Settings) -> anyhow::Result<()> {
     logging::init(&settings.log)?;
     actix_web::rt::System::new().block_on(crate::api::server::serve(settings))
-}
-
-/// A single connection for one-shot commands, with migrations applied.
-pub(crate) fn migrated_connection(settings: &Settings) -> anyhow::Result<store::PooledConnection> {
-    let mut conn = open_connection(settings)?;
-    migrations::run_pending(&mut conn).map_err(|e| anyhow::anyhow!("running migrations: {e}"))?;
-    Ok(conn)
-}
-
-fn open_connection(settings: &Settings) -> anyhow::Result<store::PooledConnection> {
-    let mut database = settings.database.clone();
-    database.pool_size = 1;
-    let pool = store::connect(&database).context("opening the database")?;
-    pool.get().context("getting a database connection")
 }
 
 fn migrate(settings: Settings, args: &MigrateArgs) -> anyhow::Result<()> {

@@ -17,7 +17,7 @@ pub struct RetentionArgs {
 }
 
 pub fn run(settings: Settings, args: &RetentionArgs) -> anyhow::Result<()> {
-    let mut conn = super::migrated_connection(&settings)?;
+    let mut conn = super::connection::migrated_connection(&settings)?;
     let totals = pass(&mut conn, &settings, args.dry_run)?;
     let verb = if args.dry_run {
         "would purge"

@@ -3,6 +3,7 @@
 
 use super::abuse::ReportOutcome;
 use super::case::{may_decide, CaseFacts, Conflict};
+use super::decision_action::DecisionAction;
 use super::policy::ModerationPolicy;
 use super::preset::DecisionPreset;
 use super::report::CaseKey;
@@ -13,38 +14,6 @@ use super::types::{
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// What the admin does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DecisionAction {
-    DismissUnjustified,
-    DismissNotActionable,
-    Warn,
-    Sanction {
-        sanction: SanctionKind,
-        duration: SanctionDuration,
-    },
-}
-
-impl DecisionAction {
-    pub fn kind(&self) -> DecisionKind {
-        match self {
-            DecisionAction::DismissUnjustified => DecisionKind::DismissUnjustified,
-            DecisionAction::DismissNotActionable => DecisionKind::DismissNotActionable,
-            DecisionAction::Warn => DecisionKind::Warn,
-            DecisionAction::Sanction { .. } => DecisionKind::Sanction,
-        }
-    }
-
-    /// How the case's reports count for their reporters.
-    pub fn report_outcome(&self) -> ReportOutcome {
-        match self {
-            DecisionAction::DismissUnjustified => ReportOutcome::DismissedUnjustified,
-            DecisionAction::DismissNotActionable => ReportOutcome::DismissedNotActionable,
-            DecisionAction::Warn | DecisionAction::Sanction { .. } => ReportOutcome::Upheld,
-        }
-    }
-}
 
 /// A decision as an admin submits it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,6 +16,7 @@ pub mod appeal;
 pub mod audit;
 pub mod case;
 pub mod decision;
+pub mod decision_action;
 pub mod erasure;
 pub mod game_number;
 pub mod note;
@@ -42,9 +43,10 @@ pub use case::{
     PriorityPart,
 };
 pub use decision::{
-    suggest_next_sanction, validate_decision, Decision, DecisionAction, DecisionProblem,
-    LadderStep, Measure, PriorMeasure, Suggestion, ValidDecision,
+    suggest_next_sanction, validate_decision, Decision, DecisionProblem, LadderStep, Measure,
+    PriorMeasure, Suggestion, ValidDecision,
 };
+pub use decision_action::DecisionAction;
 pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
 pub use note::{validate_note, NoteProblem};
 pub use policy::{AppealPolicy, ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};

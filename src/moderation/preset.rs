@@ -9,7 +9,7 @@ use std::fmt;
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::decision::DecisionAction;
+use super::decision_action::DecisionAction;
 use super::types::{
     DecisionKind, GameNumber, Ground, ReportReason, SanctionDuration, SanctionKind,
 };

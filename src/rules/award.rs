@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::game::DrawReason;
+use super::draw_reason::DrawReason;
 use super::geometry::Seat;
 use super::piece::PieceKind;
 

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use super::award::{Award, ScoringRule};
+use super::draw_reason::DrawReason;
 use super::geometry::Seat;
 use super::piece::PieceKind;
 use super::position::{KingFate, Move, MoveEffect, MoveList, Position, SeatStatus};
@@ -44,26 +45,6 @@ pub struct Elimination {
     pub cause: EliminationCause,
     pub ply: usize,
     pub by: Option<Seat>,
-}
-
-/// Why a game was drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DrawReason {
-    Stalemate,
-    FiftyMoves,
-    Repetition,
-    InsufficientMaterial,
-}
-
-impl fmt::Display for DrawReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            DrawReason::Stalemate => "stalemate",
-            DrawReason::FiftyMoves => "50-move rule",
-            DrawReason::Repetition => "threefold repetition",
-            DrawReason::InsufficientMaterial => "insufficient material",
-        })
-    }
 }
 
 /// How the game ended.

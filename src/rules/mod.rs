@@ -1,6 +1,7 @@
 //! The embedded rules core: pure four-player chess (no I/O, no database, no clock).
 
 pub mod award;
+pub mod draw_reason;
 pub mod fen4;
 pub mod game;
 pub mod geometry;

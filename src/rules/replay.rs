@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use super::game::{DrawReason, Elimination, EliminationCause, Game, GameEnd, PlyReport, Standing};
+use super::draw_reason::DrawReason;
+use super::game::{Elimination, EliminationCause, Game, GameEnd, PlyReport, Standing};
 use super::geometry::Seat;
 use super::pgn4::{self, Marker, MoveText, ParseError, Pgn4, PlyAction, PlyText, SquareText};
 use super::piece::{Piece, PieceKind};

@@ -5,7 +5,8 @@ use chrono::Duration;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::rules::game::{DrawReason, EliminationCause, Game, GameEnd, PlyReport};
+use crate::rules::draw_reason::DrawReason;
+use crate::rules::game::{EliminationCause, Game, GameEnd, PlyReport};
 use crate::rules::geometry::{Geometry, Seat};
 use crate::rules::pgn4::{
     self, Marker, MoveText, Pgn4, PlyAction, PlyText, SquareText, Suffix, Tag,
@@ -16,8 +17,8 @@ use crate::rules::ruleset::RuleSet;
 
 use super::bot::Chooser;
 use super::population::{Plan, Stance};
-use super::ratings::elo_deltas;
-use super::{SimulatedGame, SimulatedSeat};
+use super::ratings::{elo_deltas, elo_tag};
+use super::simulated_game::{SimulatedGame, SimulatedSeat};
 
 /// The site's FFA rule variants, as most real FFA exports carry them; the replay builds the
 /// same rule set from this tag.
@@ -216,11 +217,6 @@ impl Plan {
             ended_at: table.started_at + Duration::seconds(seconds),
         }
     }
-}
-
-/// `RedElo`, `BlueElo`, ...
-pub(super) fn elo_tag(seat: Seat) -> &'static str {
-    ["RedElo", "BlueElo", "YellowElo", "GreenElo"][seat.index()]
 }
 
 /// The active seat with the most points (then material; ties to the earlier seat).

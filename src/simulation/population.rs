@@ -9,7 +9,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use super::{ColludingPair, CollusionKind, SimulationConfig};
+use super::colluding_pair::{ColludingPair, CollusionKind};
+use super::config::SimulationConfig;
 
 /// One account.
 #[derive(Debug, Clone)]

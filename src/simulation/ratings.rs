@@ -5,8 +5,7 @@ use std::collections::HashMap;
 
 use crate::rules::geometry::Seat;
 
-use super::play::elo_tag;
-use super::SimulatedGame;
+use super::simulated_game::SimulatedGame;
 
 /// K-factor of one game (shared over the three pairwise results).
 const K: f64 = 32.0;
@@ -29,6 +28,11 @@ pub(super) fn elo_deltas(before: [i32; 4], points: [i32; 4]) -> [i32; 4] {
         }
         (K / 3.0 * sum).round() as i32
     })
+}
+
+/// `RedElo`, `BlueElo`, ...
+pub(super) fn elo_tag(seat: Seat) -> &'static str {
+    ["RedElo", "BlueElo", "YellowElo", "GreenElo"][seat.index()]
 }
 
 /// The final points of a game, read from its own `Result` tag (written in seat order).

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
-use arbiter::api::ApiError;
+use arbiter::api::error::ApiError;
 use diesel::prelude::*;
 use serde_json::json;
 

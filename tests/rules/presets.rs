@@ -1,6 +1,7 @@
 //! Rules of each preset on small constructed positions.
 
-use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd};
+use arbiter::rules::draw_reason::DrawReason;
+use arbiter::rules::game::{EliminationCause, Game, GameEnd};
 use arbiter::rules::geometry::Seat::{self, Blue, Green, Red, Yellow};
 use arbiter::rules::piece::PieceKind::*;
 use arbiter::rules::position::{MoveList, Position, SeatStatus};

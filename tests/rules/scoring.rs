@@ -3,7 +3,8 @@
 //! points and the rule the award names.
 
 use arbiter::rules::award::ScoringRule;
-use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd};
+use arbiter::rules::draw_reason::DrawReason;
+use arbiter::rules::game::{EliminationCause, Game, GameEnd};
 use arbiter::rules::geometry::Seat::{self, Blue, Green, Red, Yellow};
 use arbiter::rules::piece::PieceKind::*;
 use arbiter::rules::position::{Position, SeatStatus};

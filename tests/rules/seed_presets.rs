@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use arbiter::rules::game::{DrawReason, EliminationCause, Game, GameEnd, GameError};
+use arbiter::rules::draw_reason::DrawReason;
+use arbiter::rules::game::{EliminationCause, Game, GameEnd, GameError};
 use arbiter::rules::geometry::Seat::{Blue, Green, Red, Yellow};
 use arbiter::rules::perft::{perft, start_position};
 use arbiter::rules::piece::PieceKind::*;

@@ -1,14 +1,12 @@
-//! The frame every console page shares: head, navigation, the one-time message, and the
-//! response carrying it.
+//! The frame every signed-in admin's page shares: navigation, the sign-out form and the
+//! one-time message, in the document `document.rs` writes.
 
 use actix_web::http::{header, StatusCode};
 use actix_web::HttpResponse;
 use maud::{html, Markup, DOCTYPE};
 
-use super::assets;
+use super::document::{head, html_response};
 use super::session::{ConsoleAdmin, Flash};
-
-pub use super::text::url_encoded;
 
 /// The sections of the navigation bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,18 +33,6 @@ const SECTIONS: [(Section, &str, &str); 9] = [
     (Section::Tokens, "/admin/tokens", "Tokens"),
     (Section::Sessions, "/admin/sessions", "Sessions"),
 ];
-
-fn head(title: &str) -> Markup {
-    html! {
-        head {
-            meta charset="utf-8";
-            meta name="viewport" content="width=device-width, initial-scale=1";
-            title { (title) " · Arbiter" }
-            link rel="stylesheet" href=(assets::stylesheet_url());
-            script src=(assets::script_url()) defer {}
-        }
-    }
-}
 
 fn flash_box(flash: &Flash) -> Markup {
     match flash {
@@ -104,29 +90,6 @@ pub fn page_with_status(
         }
     };
     html_response(status, markup)
-}
-
-/// A page without navigation: sign-in and errors met before a session is known.
-pub fn bare_page(status: StatusCode, title: &str, body: Markup) -> HttpResponse {
-    let markup = html! {
-        (DOCTYPE)
-        html lang="en" {
-            (head(title))
-            body.bare {
-                main #main {
-                    h1 { (title) }
-                    (body)
-                }
-            }
-        }
-    };
-    html_response(status, markup)
-}
-
-pub fn html_response(status: StatusCode, markup: Markup) -> HttpResponse {
-    HttpResponse::build(status)
-        .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
-        .body(markup.into_string())
 }
 
 /// The answer to a form: back to `location`, where the flash left for the session shows.

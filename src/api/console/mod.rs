@@ -8,6 +8,7 @@
 pub mod assets;
 pub mod board_svg;
 pub mod case_page;
+pub mod document;
 pub mod game_page;
 pub mod layout;
 pub mod log_page;
@@ -17,6 +18,7 @@ pub mod position_picture;
 pub mod queue_page;
 pub mod sanctions_page;
 pub mod session;
+pub mod session_state;
 pub mod sign_in;
 pub mod text;
 pub mod tokens_page;

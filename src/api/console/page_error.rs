@@ -5,8 +5,9 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use maud::html;
 
-use super::layout::{bare_page, url_encoded};
-use super::session::SessionState;
+use super::document::bare_page;
+use super::session_state::SessionState;
+use super::text::url_encoded;
 use crate::api::error::ApiError;
 
 #[derive(Debug, thiserror::Error)]

@@ -15,7 +15,7 @@ use crate::api::routes::admin_queue::{self, AppealListQuery};
 use crate::api::routes::appeals::{self, AppealChoice, AppealDecisionBody};
 use crate::api::routes::sanctions::{self, SanctionAction, SanctionChangeBody, SanctionListQuery};
 use crate::api::state::AppState;
-use crate::api::views::sanctions::SanctionListingView;
+use crate::api::views::sanction_listing::SanctionListingView;
 use crate::moderation::SanctionKind;
 
 /// One sanction with its shorten and lift forms (also on the player's page).

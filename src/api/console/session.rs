@@ -18,6 +18,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::page_error::ConsoleError;
+use super::session_state::SessionState;
 use crate::api::auth::AdminCaller;
 use crate::api::state::AppState;
 use crate::store::console_sessions::{self, SessionRow};
@@ -72,29 +73,6 @@ pub fn removal_cookie<'a>(req: &HttpRequest, name: &'a str) -> Cookie<'a> {
     let mut cookie = console_cookie(req, name, String::new());
     cookie.make_removal();
     cookie
-}
-
-/// Why a stored session no longer lets its holder in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SessionState {
-    Live,
-    SignedOut,
-    Expired,
-    TokenRevoked,
-}
-
-impl SessionState {
-    /// Shown on the sign-in page the holder is sent to.
-    pub fn sentence(self) -> Option<&'static str> {
-        match self {
-            SessionState::Live => None,
-            SessionState::SignedOut => Some("That session was ended. Sign in again."),
-            SessionState::Expired => Some("Your session expired. Sign in again."),
-            SessionState::TokenRevoked => {
-                Some("The API token of that session was revoked. Sign in with a valid one.")
-            }
-        }
-    }
 }
 
 /// The session's state at `now`: ended, past its lifetime, idle too long, or its token revoked.

@@ -6,12 +6,14 @@ use chrono::Duration;
 use maud::html;
 use serde::Deserialize;
 
-use super::layout::{bare_page, page, see_other, Section};
+use super::document::bare_page;
+use super::layout::{page, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{
     check_origin, console_cookie, csrf_matches, csrf_token, new_secret, removal_cookie,
-    secret_hash, ConsoleAdmin, Flash, SessionState, SESSION_COOKIE, SIGN_IN_COOKIE,
+    secret_hash, ConsoleAdmin, Flash, SESSION_COOKIE, SIGN_IN_COOKIE,
 };
+use super::session_state::SessionState;
 use super::text::{console_path, when};
 use crate::api::auth::tokens::{self, TokenRole};
 use crate::api::state::AppState;

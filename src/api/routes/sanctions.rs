@@ -15,7 +15,7 @@ use crate::api::pagination::{Page, PageQuery};
 use crate::api::routes::appeals::change_refusal;
 use crate::api::state::AppState;
 use crate::api::statuses::SanctionStatusFilter;
-use crate::api::views::sanctions::SanctionListingView;
+use crate::api::views::sanction_listing::SanctionListingView;
 use crate::api::views::sanctions::SanctionView;
 use crate::moderation::validate_note;
 use crate::moderation::SanctionKind;

@@ -15,6 +15,7 @@ pub mod players;
 pub mod presets;
 pub mod queue;
 pub mod reports;
+pub mod sanction_listing;
 pub mod sanctions;
 pub mod standing;
 pub mod tokens;

@@ -1,7 +1,9 @@
 //! The PGN4 reader: one forward pass over the bytes, no recursion, so no input can exhaust the
 //! stack, and every loop advances the cursor, so every input terminates.
 
-use super::{Marker, MoveText, ParseError, Pgn4, PlyAction, PlyText, SquareText, Suffix, Tag};
+use super::syntax::{
+    Marker, MoveText, ParseError, Pgn4, PlyAction, PlyText, SquareText, Suffix, Tag,
+};
 
 /// Reads a whole document: tags, then the main line.
 pub(super) fn parse_document(text: &str) -> Result<Pgn4, ParseError> {

@@ -1,7 +1,8 @@
 //! Conversion between positions and FEN4 records (the text format itself lives in
 //! `rules::fen4`).
 
-use super::{Position, SeatStatus, SetupError, CASTLE_LONG, CASTLE_SHORT};
+use super::state::{CASTLE_LONG, CASTLE_SHORT};
+use super::{Position, SeatStatus, SetupError};
 use crate::rules::fen4::{Cell, Fen4Record};
 use crate::rules::geometry::{Geometry, Seat};
 use crate::rules::piece::*;

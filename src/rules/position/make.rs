@@ -2,7 +2,8 @@
 //! points.
 
 use super::directions::{direction_between, step};
-use super::{Move, MoveEffect, MoveKind, Position, SeatStatus, CASTLE_LONG, CASTLE_SHORT};
+use super::state::{CASTLE_LONG, CASTLE_SHORT};
+use super::{Move, MoveEffect, MoveKind, Position, SeatStatus};
 use crate::rules::geometry::{Seat, Square};
 use crate::rules::piece::*;
 use crate::rules::ruleset::EnPassant;

@@ -3,7 +3,8 @@
 use super::directions::{
     direction_between, step, ALL_DIRECTIONS, DIAGONAL, KNIGHT_JUMPS, ORTHOGONAL,
 };
-use super::{Move, MoveKind, MoveList, Position, CASTLE_LONG, CASTLE_SHORT};
+use super::state::{CASTLE_LONG, CASTLE_SHORT};
+use super::{Move, MoveKind, MoveList, Position};
 use crate::rules::geometry::{Seat, Square};
 use crate::rules::piece::*;
 use crate::rules::ruleset::EnPassant;

@@ -1,7 +1,8 @@
 //! Building positions: the standard starts, named setups and piece lists, and the castling
 //! geometry derived once the pieces stand.
 
-use super::{Position, SeatStatus, SetupError, CASTLE_LONG, CASTLE_SHORT, MAX_PIECES};
+use super::state::{CASTLE_LONG, CASTLE_SHORT};
+use super::{Position, SeatStatus, SetupError, MAX_PIECES};
 use crate::rules::geometry::{Geometry, Seat, Square, CELLS};
 use crate::rules::piece::*;
 use crate::rules::ruleset::{MoveRules, RuleSet};
