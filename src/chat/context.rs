@@ -20,12 +20,13 @@
 //! intention about one's own move is not refuted by that move being illegal for others).
 //! Pure: positions in, verdicts out.
 
-use super::ffa::{FfaClass, PositionVerdict};
+use super::analyzer::Analyzer;
+use super::ffa::FfaClass;
+use super::game_chat::{analyze_game_chat, ChatLine, GameChatAnalysis, GameChatContext};
+use super::line_analysis::{analyze_line, LineAnalysis};
+use super::line_context::LineContext;
 use super::mention::{Mention, MentionKind, PieceKind, Seat, Square};
-use super::{
-    analyze_game_chat, analyze_line, Analyzer, ChatLine, GameChatAnalysis, GameChatContext,
-    LineAnalysis, LineContext,
-};
+use super::position_verdict::PositionVerdict;
 use crate::rules::geometry::{Geometry, Seat as BoardSeat, Square as Cell};
 use crate::rules::piece::PieceKind as BoardKind;
 use crate::rules::position::{Move, MoveKind, MoveList, Position, SeatStatus};

@@ -12,10 +12,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::analyzer::Analyzer;
+use super::ffa::FfaClass;
+use super::line_analysis::{analyze_line_with, Scratch};
+use super::line_context::{Channel, LineContext, Variant};
+use super::position_verdict::PositionVerdict;
 use super::types::CategoryGroup;
-use super::{
-    analyze_line_with, Analyzer, Channel, FfaClass, LineContext, PositionVerdict, Scratch, Variant,
-};
 
 /// What a labelled line is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

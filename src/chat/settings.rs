@@ -2,12 +2,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::types::Severity;
+use super::window::WindowRule;
+
 /// When the chat analysis at ingest raises an automatic report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChatSettings {
     /// A line with a flag at or above this severity is reported on its own.
-    pub report_min_severity: super::Severity,
+    pub report_min_severity: Severity,
     /// This many report-worthy lines by one sender in one game are reported (0 = never).
     pub report_repeat_lines: u32,
     /// The rolling window: how many of a sender's most recent games it holds (0 = off).
@@ -21,8 +24,8 @@ pub struct ChatSettings {
 pub const MAX_CHAT_WINDOW_GAMES: u32 = 1000;
 
 impl ChatSettings {
-    pub fn window_rule(&self) -> super::window::WindowRule {
-        super::window::WindowRule {
+    pub fn window_rule(&self) -> WindowRule {
+        WindowRule {
             games: self.window_games,
             min_games: self.window_min_games,
         }

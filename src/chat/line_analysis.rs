@@ -1,0 +1,259 @@
+//! One line analysed: normalised once into reusable buffers, then offensive language,
+//! personal information, per-line spam and, where they apply, the FFA chat rules (with the
+//! board verdict the line's context carries).
+
+use std::cell::RefCell;
+
+use serde::{Deserialize, Serialize};
+
+use super::analyzer::Analyzer;
+use super::ffa::{self, FfaClass};
+use super::line_context::LineContext;
+use super::mention::{self, Mention, Tense};
+use super::normalize::NormalizedLine;
+use super::offensive;
+use super::pii;
+use super::spam::{self, LineFingerprint};
+use super::types::{Action, Category, CategoryGroup, Flag, Severity, Span};
+
+/// Everything found in one line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct LineAnalysis {
+    pub flags: Vec<Flag>,
+    pub action: Action,
+    /// How the line reads under the FFA chat rules, when they apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ffa: Option<FfaClass>,
+    /// Board references, for a position check (only where the FFA rules apply).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<Mention>,
+    pub tense: Tense,
+}
+
+impl LineAnalysis {
+    pub fn has(&self, category: Category) -> bool {
+        self.flags.iter().any(|f| f.category == category)
+    }
+
+    pub fn is_offensive(&self) -> bool {
+        self.flags
+            .iter()
+            .any(|f| f.category.group() == CategoryGroup::Offensive)
+    }
+}
+
+/// Reusable buffers for analysing lines on one thread.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    line: NormalizedLine,
+    scan: offensive::ScanScratch,
+    patterns: Vec<pii::PatternHit>,
+    spam: Vec<spam::SpamHit>,
+    mentions: Vec<Mention>,
+    ffa: ffa::FfaScratch,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+
+    /// The fingerprint of the line analysed last (for the spam tracker).
+    pub fn fingerprint(&self) -> LineFingerprint {
+        LineFingerprint::of(&self.line)
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+}
+
+/// Analyses one line: offensive language, personal information, per-line spam and,
+/// where they apply, the FFA chat rules.
+pub fn analyze_line(analyzer: &Analyzer, context: &LineContext, text: &str) -> LineAnalysis {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => analyze_line_with(analyzer, &mut scratch, context, text),
+        Err(_) => analyze_line_with(analyzer, &mut Scratch::new(), context, text),
+    })
+}
+
+/// As [`analyze_line`], with caller-owned buffers.
+pub fn analyze_line_with(
+    analyzer: &Analyzer,
+    scratch: &mut Scratch,
+    context: &LineContext,
+    text: &str,
+) -> LineAnalysis {
+    let Scratch {
+        line,
+        scan,
+        patterns,
+        spam: spam_hits,
+        mentions,
+        ffa: ffa_scratch,
+    } = scratch;
+    line.normalize(text);
+    offensive::scan(&analyzer.lexicon, line, scan);
+    let mut analysis = LineAnalysis::default();
+
+    for hit in &scan.hits {
+        let entry = &analyzer.lexicon.entries[hit.entry as usize];
+        let (start, end) = line.original_span(hit.start as usize, hit.end as usize);
+        let category = entry.category;
+        let report_worthy = entry.severity >= Severity::High
+            || matches!(
+                category,
+                Category::SlurHate
+                    | Category::ThreatSelfHarm
+                    | Category::PersonalInfo
+                    | Category::Harassment
+            );
+        let texts = &analyzer.flag_texts[hit.entry as usize];
+        analysis.flags.push(Flag {
+            category,
+            severity: entry.severity,
+            span: Span::new(start, end),
+            rule: texts.rule.clone(),
+            explanation: if hit.censored {
+                texts.censored_explanation.clone()
+            } else {
+                texts.explanation.clone()
+            },
+            report_worthy,
+            evidence: None,
+        });
+    }
+    if !scan.hits.is_empty() {
+        harassment_by_origin(analyzer, line, scan, &mut analysis);
+    }
+
+    patterns.clear();
+    analyzer.pii.scan(text, &line.stats, patterns);
+    for hit in patterns.iter() {
+        analysis.flags.push(Flag {
+            category: hit.category,
+            severity: hit.severity,
+            span: hit.span,
+            rule: hit.rule.to_string(),
+            explanation: hit.explanation.to_string(),
+            report_worthy: hit.category == Category::PersonalInfo,
+            evidence: None,
+        });
+    }
+
+    spam_hits.clear();
+    spam::line_checks(&analyzer.spam, line, spam_hits);
+    let whole = Span::new(0, text.len());
+    for hit in spam_hits.iter() {
+        analysis.flags.push(spam_flag(hit, whole));
+    }
+
+    if context.ffa_rules_apply() {
+        mentions.clear();
+        let cues = &analyzer.cues;
+        if scan.line_cues & cues.trigger != 0 || line.stats.digits > 0 {
+            mention::extract(
+                &analyzer.board,
+                text,
+                line,
+                &scan.token_cues,
+                cues.board_words,
+                mentions,
+            );
+        }
+        let mut outcome = ffa::classify(
+            ffa_scratch,
+            cues,
+            line,
+            text,
+            &scan.token_cues,
+            scan.line_cues,
+            mentions,
+            context.position.as_ref(),
+        );
+        analyzer.ffa_policy.judge(&mut outcome);
+        analysis.tense = if outcome.class == FfaClass::PastMoveDiscussion {
+            Tense::Past
+        } else {
+            Tense::Present
+        };
+        if let Some(category) = outcome.class.category() {
+            let (start, end) = line.original_span(outcome.norm_span.0, outcome.norm_span.1);
+            analysis.flags.push(Flag {
+                category,
+                severity: outcome.severity,
+                span: Span::new(start, end),
+                rule: outcome.rule.to_string(),
+                explanation: outcome.explanation.to_string(),
+                report_worthy: outcome.report_worthy,
+                evidence: outcome.evidence.clone(),
+            });
+        }
+        analysis.ffa = Some(outcome.class);
+        if !mentions.is_empty() {
+            analysis.mentions = mentions.clone();
+        }
+    }
+    analysis.action = recommend(&analysis.flags);
+    analysis
+}
+
+pub(super) fn spam_flag(hit: &spam::SpamHit, span: Span) -> Flag {
+    Flag {
+        category: hit.category,
+        severity: hit.severity,
+        span,
+        rule: hit.rule.to_string(),
+        explanation: hit.explanation.clone(),
+        // The guide: report spam only when it floods the chat.
+        report_worthy: matches!(hit.category, Category::Flooding | Category::Repetition),
+        evidence: None,
+    }
+}
+
+/// The strictest action any flag asks for.
+pub(super) fn recommend(flags: &[Flag]) -> Action {
+    flags
+        .iter()
+        .map(Flag::action)
+        .max()
+        .unwrap_or(Action::Allow)
+}
+
+/// An insult next to a word for a country, people or language is harassment for
+/// someone's origin ("stupid russian").
+fn harassment_by_origin(
+    analyzer: &Analyzer,
+    line: &NormalizedLine,
+    scan: &offensive::ScanScratch,
+    analysis: &mut LineAnalysis,
+) {
+    for nation in offensive::nationality_tokens(&analyzer.lexicon, line) {
+        let near = scan.hits.iter().find(|hit| {
+            let entry = &analyzer.lexicon.entries[hit.entry as usize];
+            let Some(token) = line.token_at(hit.start as usize) else {
+                return false;
+            };
+            matches!(
+                entry.category,
+                Category::Insult | Category::Profanity | Category::SlurHate | Category::Harassment
+            ) && token.abs_diff(nation) <= 2
+        });
+        if let Some(hit) = near {
+            let tok = &line.tokens[nation];
+            let a = hit.start.min(tok.start) as usize;
+            let b = hit.end.max(tok.end) as usize;
+            let (start, end) = line.original_span(a, b);
+            analysis.flags.push(Flag {
+                category: Category::Harassment,
+                severity: Severity::High,
+                span: Span::new(start, end),
+                rule: "phrase:insult_near_origin".to_string(),
+                explanation: "insults someone for their country or language".to_string(),
+                report_worthy: true,
+                evidence: None,
+            });
+            return;
+        }
+    }
+}
