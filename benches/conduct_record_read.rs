@@ -21,6 +21,7 @@ use arbiter::conduct::{admin_view, ConductPolicy};
 use arbiter::config::Settings;
 use arbiter::moderation::ModerationPolicy;
 use arbiter::store::{self, conduct, games, migrations, DbConnection, PooledConnection};
+use arbiter::usecases::apply_conduct;
 use chrono::{TimeDelta, TimeZone, Utc};
 
 fn fresh_db(dir: &tempfile::TempDir, name: &str) -> anyhow::Result<PooledConnection> {
@@ -127,7 +128,8 @@ fn split(
         let write_single = started.elapsed().as_secs_f64();
         // What the HTTP path queued, applied as the applier does (500 games per transaction).
         let started = Instant::now();
-        while conduct::apply_pending(&mut single, policy, &moderation, 500, store::now())?.taken()
+        while apply_conduct::apply_pending(&mut single, policy, &moderation, 500, store::now())?
+            .taken()
             > 0
         {}
         let apply = started.elapsed().as_secs_f64();

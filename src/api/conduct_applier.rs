@@ -1,7 +1,7 @@
 //! The conduct applier: a background task of every `arbiter serve` instance that applies
 //! queued games (`conduct_pending`, written by ingest in the game's own transaction) to their
 //! players' conduct records in batches, and files the automatic reports their signals call
-//! for. Each batch is one transaction (`store::conduct::apply_pending`).
+//! for. Each batch is one transaction (`usecases::apply_conduct::apply_pending`).
 //!
 //! Why a queue: applying a game reads, updates and rewrites four player records. Inside the
 //! game's own transaction that cost about as much as storing the game; batched, a player's

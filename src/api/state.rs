@@ -14,8 +14,8 @@ use crate::collusion::CollusionPolicy;
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
 use crate::moderation::{DecisionPresets, ModerationPolicy};
-use crate::store::conduct::{self, AppliedBatch};
 use crate::store::{self, Backend, DatabaseTarget, DbConnection, DbPool};
+use crate::usecases::apply_conduct::{self, AppliedBatch};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -173,7 +173,7 @@ impl AppState {
         let batch = i64::from(self.settings.conduct.apply_batch);
         let done = self
             .write_bulk(move |conn| {
-                conduct::apply_pending(conn, &policy, &moderation, batch, store::now())
+                apply_conduct::apply_pending(conn, &policy, &moderation, batch, store::now())
             })
             .await?;
         for (game, reason) in &done.unreadable {

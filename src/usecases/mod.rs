@@ -3,3 +3,5 @@
 //! call into `moderation`, `chat`, `conduct` or `collusion`), write, log, emit events, all in
 //! the caller's one transaction. `api` and `cli` call these; `store` holds queries and rows
 //! only and never calls back up here.
+
+pub mod apply_conduct;

@@ -10,6 +10,7 @@ use arbiter::cli::conduct::rebuild;
 use arbiter::conduct::ConductPolicy;
 use arbiter::rules::replay::replay;
 use arbiter::store::{automatic_reports, conduct, games, DbConnection};
+use arbiter::usecases::apply_conduct;
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -308,7 +309,7 @@ async fn incremental_records_equal_a_rebuild() {
     // and written once per batch, and must come out as a rebuild in played order.
     assert!(conduct::pending_count(&mut conn).expect("count") >= n as u64);
     loop {
-        let done = conduct::apply_pending(
+        let done = apply_conduct::apply_pending(
             &mut conn,
             &policy,
             &app.state.moderation,
@@ -590,7 +591,7 @@ async fn a_rebuild_takes_over_queued_games_and_they_are_not_applied_again() {
     assert_eq!(seats.len(), 4);
     // Put the game back on the queue as if the applier had not seen the rebuild's work.
     queue_again(&mut conn, id, &arbiter::conduct::stored::encode_seats(&[]));
-    let done = conduct::apply_pending(
+    let done = apply_conduct::apply_pending(
         &mut conn,
         &policy,
         &app.state.moderation,
@@ -613,7 +614,7 @@ async fn an_unreadable_queued_game_is_dropped_and_the_rest_applied() {
     post_leaver_games(&app, &server, 937_000_000).await;
     let mut conn = app.state.pool.get().expect("connection");
     let damaged = damage_first_queued(&mut conn, "s1:!!");
-    let done = conduct::apply_pending(
+    let done = apply_conduct::apply_pending(
         &mut conn,
         &ConductPolicy::default(),
         &app.state.moderation,
@@ -692,7 +693,7 @@ async fn two_appliers_share_the_queue_and_agree_with_a_rebuild() {
                 let mut conn = pool.get().expect("connection");
                 let mut applied = 0;
                 loop {
-                    let done = conduct::apply_pending(
+                    let done = apply_conduct::apply_pending(
                         &mut conn,
                         &policy,
                         &moderation,
@@ -754,7 +755,7 @@ async fn a_batch_that_fails_before_its_commit_leaves_the_queue_whole() {
     // The applier's transaction inside one that then fails: as if the process died between
     // applying the batch and committing it.
     let failed = diesel::Connection::transaction(&mut *conn, |conn| {
-        let done = conduct::apply_pending(
+        let done = apply_conduct::apply_pending(
             conn,
             &app.state.conduct,
             &app.state.moderation,
@@ -767,7 +768,7 @@ async fn a_batch_that_fails_before_its_commit_leaves_the_queue_whole() {
     assert!(failed.is_err());
     assert_eq!(conduct::pending_count(&mut conn).expect("count"), 8);
     assert!(conduct::all_outcomes(&mut conn).expect("rows").is_empty());
-    let done = conduct::apply_pending(
+    let done = apply_conduct::apply_pending(
         &mut conn,
         &app.state.conduct,
         &app.state.moderation,
@@ -838,7 +839,7 @@ async fn games_the_bulk_import_applied_are_passed_over_and_later_games_applied_o
     // Batches of two: the imported games were never queued; the posted game is applied once.
     let mut applied = 0;
     loop {
-        let done = conduct::apply_pending(
+        let done = apply_conduct::apply_pending(
             &mut conn,
             &policy,
             &app.state.moderation,

@@ -5,20 +5,17 @@
 //! - [`queue`]: `conduct_pending`, games stored but not yet applied (both backends).
 //! - [`writer`]: [`ConductWriter`], which applies games to the records they touch and files
 //!   the automatic reports their signals raise, within the caller's transaction.
-//! - [`apply`]: the applier's one transaction: take a batch off the queue, apply it, commit.
 //!
-//! Ingest queues a game in the game's own transaction; the applier applies queued games in
-//! batches (`docs/design/conduct-queue.md`). `PlayerRecord::apply` keys everything by the
-//! game's `played_at`, so applying games in any order gives the record a rebuild in played
-//! order gives.
+//! Ingest queues a game in the game's own transaction; the applier (the use case
+//! `apply_conduct`) applies queued games in batches (`docs/design/conduct-queue.md`).
+//! `PlayerRecord::apply` keys everything by the game's `played_at`, so applying games in any
+//! order gives the record a rebuild in played order gives.
 
-pub mod apply;
 pub mod outcomes;
 pub mod queue;
 pub mod records;
 pub mod writer;
 
-pub use apply::{apply_pending, AppliedBatch};
 pub use outcomes::{all_outcomes, kind_name, outcomes_of_game, OutcomeRow};
 pub use queue::{enqueue, pending_count, take_off_queue};
 pub use records::{all_records, clear, record, record_count};

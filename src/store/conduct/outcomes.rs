@@ -112,7 +112,7 @@ pub(super) fn insert(conn: &mut DbConnection, rows: &[GameOutcomes]) -> QueryRes
 }
 
 /// Which of `games` already have their outcomes recorded.
-pub(super) fn recorded_among(conn: &mut DbConnection, games: &[i64]) -> QueryResult<BTreeSet<i64>> {
+pub fn recorded_among(conn: &mut DbConnection, games: &[i64]) -> QueryResult<BTreeSet<i64>> {
     let mut recorded = BTreeSet::new();
     for chunk in games.chunks(ROWS_PER_INSERT) {
         recorded.extend(

@@ -12,7 +12,7 @@ use crate::store::schema::conduct_pending;
 
 /// A queued game as taken off the queue.
 #[derive(Debug, Clone, QueryableByName)]
-pub(super) struct QueuedGame {
+pub struct QueuedGame {
     #[diesel(sql_type = BigInt)]
     pub game_id: i64,
     #[diesel(sql_type = Timestamp)]
@@ -41,7 +41,7 @@ pub fn enqueue(
 /// Takes the oldest `batch` queued games off the queue; the caller's transaction puts them
 /// back if it fails. On PostgreSQL `SKIP LOCKED` passes over games another instance's
 /// applier holds, so appliers share the queue without waiting for each other.
-pub(super) fn take(conn: &mut DbConnection, batch: i64) -> QueryResult<Vec<QueuedGame>> {
+pub fn take(conn: &mut DbConnection, batch: i64) -> QueryResult<Vec<QueuedGame>> {
     let mut taken: Vec<QueuedGame> = match conn {
         DbConnection::Postgres(c) => diesel::sql_query(
             "DELETE FROM conduct_pending WHERE game_id IN (SELECT game_id FROM conduct_pending \

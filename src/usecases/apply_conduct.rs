@@ -1,16 +1,16 @@
-//! The conduct applier's one transaction: take a batch of queued games off the queue, apply
-//! them to their players' records, file the reports they raise, commit. A batch that fails
-//! rolls back whole, so its games stay queued for the next try.
+//! Apply conduct: the applier's one transaction takes a batch of queued games off the queue,
+//! applies them to their players' records, files the habit reports they raise, commits. A
+//! batch that fails rolls back whole, so its games stay queued for the next try.
 
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
+use diesel::{Connection, QueryResult};
 
-use super::outcomes;
-use super::queue::{self, QueuedGame};
-use super::writer::{ConductWriter, SeatToRecord};
 use crate::conduct::{self, ConductPolicy, SeatOutcome};
 use crate::moderation::ModerationPolicy;
-use crate::store::connection::DbConnection;
+use crate::store::conduct::outcomes;
+use crate::store::conduct::queue::{self, QueuedGame};
+use crate::store::conduct::{ConductWriter, SeatToRecord};
+use crate::store::DbConnection;
 
 /// What one [`apply_pending`] call did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -32,6 +32,9 @@ impl AppliedBatch {
     }
 }
 
+/// A queued game with its seats read back.
+type GameToApply = (QueuedGame, Vec<(String, SeatOutcome)>);
+
 /// Takes up to `batch` queued games off the queue, oldest first, and applies them in one
 /// transaction: their outcome rows, their players' records (each read and written once for
 /// the batch) and the automatic reports their signals raise commit together with the games'
@@ -45,20 +48,7 @@ pub fn apply_pending(
 ) -> QueryResult<AppliedBatch> {
     conn.transaction(|conn| {
         let taken = queue::take(conn, batch.max(1))?;
-        let ids: Vec<i64> = taken.iter().map(|g| g.game_id).collect();
-        let recorded = outcomes::recorded_among(conn, &ids)?;
-        let mut done = AppliedBatch::default();
-        let mut games: Vec<(QueuedGame, Vec<(String, SeatOutcome)>)> = Vec::new();
-        for game in taken {
-            if recorded.contains(&game.game_id) {
-                done.already_recorded += 1;
-                continue;
-            }
-            match conduct::stored::decode_seats(&game.seats) {
-                Ok(seats) => games.push((game, seats)),
-                Err(e) => done.unreadable.push((game.game_id, e.to_string())),
-            }
-        }
+        let (games, mut done) = split_taken(conn, taken)?;
         let mut writer = ConductWriter::new(policy, Some(moderation));
         let players = games
             .iter()
@@ -75,4 +65,27 @@ pub fn apply_pending(
         done.applied = games.len();
         Ok(done)
     })
+}
+
+/// The taken games to apply, and the batch so far: those already recorded and those
+/// unreadable counted, not applied.
+fn split_taken(
+    conn: &mut DbConnection,
+    taken: Vec<QueuedGame>,
+) -> QueryResult<(Vec<GameToApply>, AppliedBatch)> {
+    let ids: Vec<i64> = taken.iter().map(|g| g.game_id).collect();
+    let recorded = outcomes::recorded_among(conn, &ids)?;
+    let mut done = AppliedBatch::default();
+    let mut games: Vec<GameToApply> = Vec::new();
+    for game in taken {
+        if recorded.contains(&game.game_id) {
+            done.already_recorded += 1;
+            continue;
+        }
+        match conduct::stored::decode_seats(&game.seats) {
+            Ok(seats) => games.push((game, seats)),
+            Err(e) => done.unreadable.push((game.game_id, e.to_string())),
+        }
+    }
+    Ok((games, done))
 }
