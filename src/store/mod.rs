@@ -5,10 +5,10 @@
 //! table or aggregate (`api_tokens`, ...). Functions here take `&mut DbConnection` and are
 //! blocking; the HTTP layer runs them on the blocking thread pool.
 //!
-//! The multi-step writes, each one transaction: storing a game (`games::insert`, the bulk
-//! import's `games::insert_batch`), filing a report (`reports::file`), deciding a case
-//! (`decide::decide`), claiming one (`claims::claim`), filing and deciding an appeal
-//! (`appeals::file`, `appeals::decide`), applying queued conduct (`conduct::apply_pending`).
+//! The multi-step writes, each one transaction: filing a report (`reports::file`), deciding a
+//! case (`decide::decide`), claiming one (`claims::claim`), filing and deciding an appeal
+//! (`appeals::file`, `appeals::decide`). Storing a game and applying queued conduct are use
+//! cases (`usecases::ingest_game`, `import_games`, `apply_conduct`).
 
 /// Inserts one row and returns its id: `RETURNING id` on PostgreSQL, the connection's last
 /// rowid on SQLite (the multi-backend connection has no RETURNING).
@@ -59,7 +59,7 @@ pub mod cases;
 pub mod chat_flags;
 pub mod claims;
 pub mod collusion;
-pub mod collusion_findings;
+pub mod collusion_reported;
 pub mod conduct;
 pub mod connection;
 pub mod console_sessions;

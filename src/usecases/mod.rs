@@ -5,3 +5,8 @@
 //! only and never calls back up here.
 
 pub mod apply_conduct;
+pub mod import_games;
+pub mod ingest_game;
+pub mod judge_chat_window;
+pub mod judge_collusion;
+pub mod raise_automatic_report;
