@@ -27,6 +27,7 @@ use arbiter::moderation::ModerationPolicy;
 use arbiter::rules::replay::replay;
 use arbiter::simulation::{plan, rate, SimulatedGame, SimulationConfig};
 use arbiter::store::{self, migrations, DbConnection};
+use arbiter::usecases::{import_games, ingest_game};
 
 struct Options {
     warm_up: usize,
@@ -129,8 +130,8 @@ fn store_each(conn: &mut DbConnection, games: &[PreparedGame]) -> Vec<Duration> 
         .iter()
         .map(|game| {
             let started = Instant::now();
-            let outcome = store::games::insert(conn, game, &policy, now).unwrap();
-            assert!(matches!(outcome, store::games::StoreOutcome::Created(_)));
+            let outcome = ingest_game::ingest(conn, game, &policy, now).unwrap();
+            assert!(matches!(outcome, ingest_game::StoreOutcome::Created(_)));
             started.elapsed()
         })
         .collect()
@@ -180,7 +181,7 @@ fn ingest(o: &Options, policy: &Arc<CollusionPolicy>) {
         let policy = ModerationPolicy::default();
         let now = chrono::Utc::now().naive_utc();
         for batch in warm.chunks(500) {
-            store::games::insert_batch(&mut conn, batch, &policy, now).unwrap();
+            import_games::import_batch(&mut conn, batch, &policy, now).unwrap();
         }
         let times = store_each(&mut conn, &timed_games);
         let (mean, p50, p99) = spread(&times);
@@ -219,7 +220,7 @@ fn ingest(o: &Options, policy: &Arc<CollusionPolicy>) {
     let moderation = ModerationPolicy::default();
     let now = chrono::Utc::now().naive_utc();
     for batch in renamed[o.timed..o.pair_games].chunks(500) {
-        store::games::insert_batch(&mut conn, batch, &moderation, now).unwrap();
+        import_games::import_batch(&mut conn, batch, &moderation, now).unwrap();
     }
     let late = store_each(&mut conn, &renamed[o.pair_games..]);
     let (early_mean, _, early_p99) = spread(&early);

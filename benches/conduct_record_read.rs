@@ -20,8 +20,8 @@ use arbiter::cli::import::{import_sources_with, ImportChecks, Source};
 use arbiter::conduct::{admin_view, ConductPolicy};
 use arbiter::config::Settings;
 use arbiter::moderation::ModerationPolicy;
-use arbiter::store::{self, conduct, games, migrations, DbConnection, PooledConnection};
-use arbiter::usecases::apply_conduct;
+use arbiter::store::{self, conduct, migrations, DbConnection, PooledConnection};
+use arbiter::usecases::{apply_conduct, import_games, ingest_game};
 use chrono::{TimeDelta, TimeZone, Utc};
 
 fn fresh_db(dir: &tempfile::TempDir, name: &str) -> anyhow::Result<PooledConnection> {
@@ -116,14 +116,14 @@ fn split(
         let mut conn = fresh_db(dir, &format!("split-{label}.db"))?;
         let started = Instant::now();
         for batch in prepared.chunks(1000) {
-            games::insert_batch(&mut conn, batch, &moderation, store::now())?;
+            import_games::import_batch(&mut conn, batch, &moderation, store::now())?;
         }
         let write = started.elapsed().as_secs_f64();
         // The HTTP ingest path: one transaction per game.
         let mut single = fresh_db(dir, &format!("split-single-{label}.db"))?;
         let started = Instant::now();
         for game in &prepared {
-            games::insert(&mut single, game, &moderation, store::now())?;
+            ingest_game::ingest(&mut single, game, &moderation, store::now())?;
         }
         let write_single = started.elapsed().as_secs_f64();
         // What the HTTP path queued, applied as the applier does (500 games per transaction).

@@ -28,7 +28,8 @@ use arbiter::api::auth::tokens::{self, TokenRole};
 use arbiter::api::state::AppState;
 use arbiter::archive::{prepare_with, AbortPreset, Submission};
 use arbiter::config::Settings;
-use arbiter::store::{self, games, migrations};
+use arbiter::store::{self, migrations};
+use arbiter::usecases::import_games;
 use common::load::{self, Tally};
 use serde_json::{json, Value};
 
@@ -90,7 +91,8 @@ fn seed(settings: &Settings, pool: &store::DbPool) -> (String, String) {
                 prepare_with(submission, AbortPreset::Seed001, None, None, None).expect("valid")
             })
             .collect();
-        games::insert_batch(&mut conn, &prepared, &moderation, store::now()).expect("seeded");
+        import_games::import_batch(&mut conn, &prepared, &moderation, store::now())
+            .expect("seeded");
     }
     let server = tokens::issue(&mut conn, TokenRole::Server, "soak-server")
         .expect("token")

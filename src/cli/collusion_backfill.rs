@@ -2,9 +2,9 @@
 //! have none (games stored before `[collusion] enabled`, or while it was off), in played
 //! order.
 //!
-//! Each game goes through the same store function as the ingest
-//! (`store::collusion_findings::record_game`), so the baselines, pair records and automatic reports
-//! end as if the games had arrived with the statistics on. Games that already have them are
+//! Each game goes through the same step as the ingest
+//! (`usecases::judge_collusion::record_and_judge`), so the baselines, pair records and automatic
+//! reports end as if the games had arrived with the statistics on. Games that already have them are
 //! skipped, so the command can be stopped and run again, and runs beside a serving instance.
 
 use std::collections::HashSet;
@@ -21,6 +21,7 @@ use crate::rules::replay::replay;
 use crate::store::played_order::games_in_played_order;
 use crate::store::schema::game_pair_play;
 use crate::store::{self, DbConnection};
+use crate::usecases::judge_collusion;
 
 #[derive(Debug, Args)]
 pub struct BackfillArgs {
@@ -131,7 +132,7 @@ pub fn backfill(
                     report.not_applicable += 1;
                     continue;
                 };
-                let raised = store::collusion_findings::record_game(
+                let raised = judge_collusion::record_and_judge(
                     conn, game.id, names, &found, policy, moderation, now,
                 )?;
                 report.recorded += 1;

@@ -105,7 +105,7 @@ pub fn rebuild(
             .collect();
         let now = store::now();
         conn.transaction(|conn| -> QueryResult<()> {
-            let mut writer = ConductWriter::new(policy, None);
+            let mut writer = ConductWriter::new(policy, false);
             let ids: Vec<i64> = page.iter().map(|g| g.id).collect();
             // Games still queued for the applier are recomputed here instead; first, so a
             // game an applier holds is waited for and then found recorded below.
@@ -149,7 +149,8 @@ pub fn rebuild(
                 report.games += 1;
                 report.outcomes += seats.len() as u64;
             }
-            writer.finish(conn, now)
+            // A writer made without reports hands back none.
+            writer.finish(conn, now).map(|_none| ())
         })
         .context("writing a batch of conduct records")?;
         progress(report.games + report.skipped + report.failed.len() as u64);

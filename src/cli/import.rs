@@ -17,8 +17,9 @@ use crate::archive::{prepare_with, ChatReview, PreparedGame, Submission};
 use crate::collusion::CollusionPolicy;
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
-use crate::store::games::{self, StoreOutcome};
 use crate::store::{self, DbConnection};
+use crate::usecases::import_games;
+use crate::usecases::ingest_game::StoreOutcome;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -289,7 +290,7 @@ fn write_batch(
     if games_ok.is_empty() {
         return Ok(report);
     }
-    let outcomes = games::insert_batch(conn, &games_ok, policy, store::now())?;
+    let outcomes = import_games::import_batch(conn, &games_ok, policy, store::now())?;
     for ((label, game), outcome) in labels.into_iter().zip(&games_ok).zip(outcomes) {
         match outcome {
             StoreOutcome::Created(_) => report.imported += 1,

@@ -1,16 +1,17 @@
 //! Automatic reports: what chat analysis and conduct signals raise for the review queue.
 //!
-//! Every source writes through [`insert`], inside the transaction that produced the evidence
-//! (a game's ingest), so a report never exists without its supporting games and the queue
-//! sees each report exactly once.
+//! Every source raises its reports through `usecases::raise_automatic_report` ([`insert`],
+//! then the queue entry), inside the transaction that produced the evidence (a game's ingest),
+//! so a report never exists without its supporting games and the queue sees each report
+//! exactly once.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::reports::AutomaticFiling;
-use super::schema::{automatic_report_games, automatic_reports};
-use crate::moderation::{ModerationPolicy, ReportSource};
+use super::enum_name;
+use super::schema::{automatic_report_games, automatic_reports, reports};
+use crate::moderation::{ReportReason, ReportSource};
 
 /// Who raised an automatic report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +27,15 @@ impl AutomaticSource {
             AutomaticSource::ChatAnalysis => "chat_analysis",
             AutomaticSource::ConductSignal => "conduct_signal",
             AutomaticSource::CollusionAnalysis => "collusion_analysis",
+        }
+    }
+
+    /// The source of the queue entry the report files.
+    pub fn report_source(self) -> ReportSource {
+        match self {
+            AutomaticSource::ChatAnalysis => ReportSource::ChatAnalysis,
+            AutomaticSource::ConductSignal => ReportSource::ConductSignal,
+            AutomaticSource::CollusionAnalysis => ReportSource::CollusionAnalysis,
         }
     }
 }
@@ -88,14 +98,20 @@ pub struct AutomaticReportRow {
     pub created_at: NaiveDateTime,
 }
 
-/// Stores one automatic report with its supporting games, files it into the review queue (a
-/// report entry in the accused's open case of its reason, priority refreshed, logged by the
-/// system) and returns its id. Runs inside the caller's transaction.
+/// A stored automatic report: its id and every game it lists (the supporting games and the
+/// raising game, ascending).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredReport {
+    pub id: i64,
+    pub games: Vec<i64>,
+}
+
+/// Stores one automatic report with its supporting games, inside the caller's transaction
+/// (filing it into the review queue is `usecases::raise_automatic_report`).
 pub fn insert(
     conn: &mut DbConnection,
     report: &NewAutomaticReport<'_>,
-    policy: &ModerationPolicy,
-) -> QueryResult<i64> {
+) -> QueryResult<StoredReport> {
     let row = ReportInsert {
         source: report.source.as_str(),
         player: report.player,
@@ -137,27 +153,38 @@ pub fn insert(
     for chunk in links.chunks(200) {
         insert_all!(conn, automatic_report_games::table, chunk)?;
     }
-    super::reports::file_automatic(
+    Ok(StoredReport { id, games })
+}
+
+/// An automatic report's entry in the review queue: a `reports` row pointing at it.
+#[derive(Debug, Clone, Copy)]
+pub struct QueueEntry {
+    pub automatic_report_id: i64,
+    pub source: ReportSource,
+    pub reason: ReportReason,
+    /// The raising game (archive id).
+    pub game_id: i64,
+    /// 0..=1.
+    pub score: f64,
+    pub filed_at: NaiveDateTime,
+}
+
+/// Inserts the `reports` row of an automatic report's queue entry; returns its id.
+pub fn insert_queue_entry(conn: &mut DbConnection, entry: &QueueEntry) -> QueryResult<i64> {
+    insert_returning_id!(
         conn,
-        &AutomaticFiling {
-            automatic_report_id: id,
-            source: match report.source {
-                AutomaticSource::ChatAnalysis => ReportSource::ChatAnalysis,
-                AutomaticSource::ConductSignal => ReportSource::ConductSignal,
-                AutomaticSource::CollusionAnalysis => ReportSource::CollusionAnalysis,
-            },
-            player: report.player,
-            also_accused: report.also_accused,
-            reason: report.reason,
-            score: report.score,
-            game_id: report.game_id,
-            supporting_games: &games,
-            summary: report.summary,
-            now: report.created_at,
-        },
-        policy,
-    )?;
-    Ok(id)
+        reports::table,
+        (
+            reports::source.eq(enum_name(&entry.source)),
+            reports::automatic_report_id.eq(Some(entry.automatic_report_id)),
+            reports::reason.eq(enum_name(&entry.reason)),
+            reports::game_id.eq(Some(entry.game_id)),
+            reports::score.eq(Some(entry.score)),
+            reports::filed_at.eq(entry.filed_at),
+            reports::updated_at.eq(entry.filed_at),
+        ),
+        reports::id
+    )
 }
 
 /// The automatic reports raised by one game's ingest, oldest first.

@@ -1,16 +1,16 @@
-//! Chat analysis results stored at ingest: `chat_flags` (one row per flag on a chat line) and
-//! the automatic reports the flags raised (through [`super::automatic_reports`]). Both are
-//! written inside the game's ingest transaction by [`insert_for_game`], which also judges the
-//! rolling window ([`crate::chat::window`]) over each flagged sender's recent games.
+//! Chat analysis results stored at ingest: `chat_flags`, one row per flag on a chat line,
+//! written inside the game's ingest transaction, and the reads the rolling window
+//! ([`crate::chat::window`]) is judged by: a flagged sender's recent games and earlier window
+//! reports (the judgement is `usecases::judge_chat_window`).
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
+use super::automatic_reports::AutomaticSource;
 use super::connection::DbConnection;
 use super::schema::automatic_reports as report_rows;
 use super::schema::{automatic_report_games, chat_flags, game_chat, game_seats, games};
-use crate::archive::{PreparedGame, WindowCheck};
+use crate::archive::FlagFacts;
 use crate::chat::window::{self, EarlierWindowReport, WindowGame};
 use crate::chat::Category;
 
@@ -52,60 +52,30 @@ pub struct FlagRow {
     pub evidence_finding: Option<String>,
 }
 
-/// Writes the game's flags and automatic reports. Called inside the ingest transaction, after
-/// the chat lines (the flags reference them).
-pub fn insert_for_game(
-    conn: &mut DbConnection,
-    game_id: i64,
-    prepared: &PreparedGame,
-    policy: &crate::moderation::ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    if !prepared.flags.is_empty() {
-        let flags: Vec<NewFlag<'_>> = prepared
-            .flags
-            .iter()
-            .map(|f| NewFlag {
-                game_id,
-                line_idx: f.line_idx,
-                ply: f.ply,
-                sender: &f.sender,
-                category: f.category,
-                severity: f.severity,
-                span_start: f.span_start,
-                span_end: f.span_end,
-                rule: &f.rule,
-                explanation: &f.explanation,
-                report_worthy: f.report_worthy,
-                evidence_fen4: f.evidence_fen4.as_deref(),
-                evidence_finding: f.evidence_finding.as_deref(),
-            })
-            .collect();
-        // Bounded statements: SQLite allows a limited number of bound parameters.
-        for chunk in flags.chunks(50) {
-            insert_all!(conn, chat_flags::table, chunk)?;
-        }
-    }
-    for report in &prepared.reports {
-        automatic_reports::insert(
-            conn,
-            &NewAutomaticReport {
-                source: AutomaticSource::ChatAnalysis,
-                player: &report.player,
-                also_accused: &[],
-                game_id,
-                reason: report.reason,
-                rule: report.rule,
-                score: report.score,
-                summary: &report.summary,
-                supporting_games: &[],
-                created_at: now,
-            },
-            policy,
-        )?;
-    }
-    if let Some(check) = &prepared.window {
-        raise_window_reports(conn, game_id, check, policy, now)?;
+/// Writes a game's flags, inside the ingest transaction after the chat lines (the flags
+/// reference them).
+pub fn insert(conn: &mut DbConnection, game_id: i64, flags: &[FlagFacts]) -> QueryResult<()> {
+    let flags: Vec<NewFlag<'_>> = flags
+        .iter()
+        .map(|f| NewFlag {
+            game_id,
+            line_idx: f.line_idx,
+            ply: f.ply,
+            sender: &f.sender,
+            category: f.category,
+            severity: f.severity,
+            span_start: f.span_start,
+            span_end: f.span_end,
+            rule: &f.rule,
+            explanation: &f.explanation,
+            report_worthy: f.report_worthy,
+            evidence_fen4: f.evidence_fen4.as_deref(),
+            evidence_finding: f.evidence_finding.as_deref(),
+        })
+        .collect();
+    // Bounded statements: SQLite allows a limited number of bound parameters.
+    for chunk in flags.chunks(50) {
+        insert_all!(conn, chat_flags::table, chunk)?;
     }
     Ok(())
 }
@@ -114,72 +84,26 @@ pub fn insert_for_game(
 /// (the second is the hash of the name).
 const WINDOW_LOCK_KEY: i32 = 0x4357_494e;
 
-/// Judges the rolling window for every flagged sender of the game and stores the reports it
-/// raises (see [`crate::chat::window`] for when a report is raised and when not again).
-///
-/// The decision reads the player's recent games and earlier window reports, then writes: two
-/// concurrent ingests for one player must not both decide on the same evidence. SQLite
-/// transactions already hold the write lock here (the game rows are written); PostgreSQL
-/// takes a transaction-scoped advisory lock per player, in name order, and reads after it
-/// (read committed: each statement sees what the other ingest committed).
-fn raise_window_reports(
-    conn: &mut DbConnection,
-    game_id: i64,
-    check: &WindowCheck,
-    policy: &crate::moderation::ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    for player in &check.senders {
-        if let DbConnection::Postgres(c) = conn {
-            diesel::sql_query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
-                .bind::<diesel::sql_types::Integer, _>(WINDOW_LOCK_KEY)
-                .bind::<diesel::sql_types::Text, _>(player)
-                .execute(c)?;
-        }
-        let games = recent_games(conn, player, check.rule.games)?;
-        let ids: Vec<i64> = games.iter().map(|g| g.game_id).collect();
-        let earlier = earlier_window_reports(conn, player, &ids)?;
-        for report in window::window_reports(check.rule, game_id, &games, &earlier) {
-            let summary = format!(
-                "report-worthy {} lines in {} of {player}'s last {} games ({} not in an \
-                 earlier window report)",
-                reason_words(report.reason),
-                report.supporting_games.len(),
-                report.window_len,
-                report.new_games
-            );
-            automatic_reports::insert(
-                conn,
-                &NewAutomaticReport {
-                    source: AutomaticSource::ChatAnalysis,
-                    player,
-                    also_accused: &[],
-                    game_id,
-                    reason: report.reason,
-                    rule: window::RULE,
-                    score: report.score,
-                    summary: &summary,
-                    supporting_games: &report.supporting_games,
-                    created_at: now,
-                },
-                policy,
-            )?;
-        }
+/// Serialises the window decisions about `player` until the transaction ends: PostgreSQL
+/// takes a transaction-scoped advisory lock per player; SQLite transactions already hold the
+/// write lock once they have written (the game rows).
+pub fn lock_window_decisions(conn: &mut DbConnection, player: &str) -> QueryResult<()> {
+    if let DbConnection::Postgres(c) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
+            .bind::<diesel::sql_types::Integer, _>(WINDOW_LOCK_KEY)
+            .bind::<diesel::sql_types::Text, _>(player)
+            .execute(c)?;
     }
     Ok(())
 }
 
-fn reason_words(reason: &str) -> &'static str {
-    if reason == window::RULE_VIOLATING_CHAT {
-        "rule-violating chat"
-    } else {
-        "offensive chat"
-    }
-}
-
 /// The player's `limit` most recent games by played time (then id), each with the reasons
 /// for which the player's lines in it were report-worthy.
-fn recent_games(conn: &mut DbConnection, player: &str, limit: u32) -> QueryResult<Vec<WindowGame>> {
+pub fn recent_games(
+    conn: &mut DbConnection,
+    player: &str,
+    limit: u32,
+) -> QueryResult<Vec<WindowGame>> {
     let rows: Vec<(i64, NaiveDateTime)> = game_seats::table
         .inner_join(games::table)
         .filter(game_seats::player.eq(player))
@@ -217,7 +141,7 @@ fn recent_games(conn: &mut DbConnection, player: &str, limit: u32) -> QueryResul
 
 /// The player's earlier chat window reports, each with those of its games that are in
 /// `window` (the others cannot matter).
-fn earlier_window_reports(
+pub fn earlier_window_reports(
     conn: &mut DbConnection,
     player: &str,
     window: &[i64],

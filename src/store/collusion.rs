@@ -1,15 +1,10 @@
-//! Collusion statistics kept current in each FFA or Solo game's own transaction, and the
-//! automatic reports they raise.
+//! Collusion statistics kept current in each FFA or Solo game's own transaction.
 //!
 //! A game adds one `game_pair_play` row per player and opponent (twelve), its four players'
 //! plays to their baselines (`collusion_baselines`, read in name order, locked on PostgreSQL)
 //! and to everybody's (`collusion_population`), and its six pairs' plays to their records
-//! (`collusion_pairs`). Each pair with at least `min_games` shared games is then scored from
-//! its record and both baselines ([`crate::collusion::score_pair`]); a finding files one automatic
-//! report naming both players (source `collusion_analysis`, reason `prearranged_teaming` or
-//! `self_partnering`, rule `sparing` or `feeding`) with the newest shared games as evidence, the
-//! measure, its drivers and the surprising moments. A pair is reported again only once its
-//! shared games have doubled since its last report (`collusion_reported`).
+//! (`collusion_pairs`). The pairs are then judged by these records and the reports of their
+//! findings raised (`usecases::judge_collusion`).
 
 use std::collections::{BTreeMap, HashMap};
 

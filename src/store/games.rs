@@ -1,46 +1,22 @@
 //! The game archive: `games`, `game_seats`, `game_chat`, `game_events`.
 //!
 //! A game is identified by the site's game number (`games.site_game_id`, unique) and its
-//! content hash. Writing the same content again finds the stored game; different content under
-//! the same number is a conflict. A concurrent duplicate that loses the race on the unique key
-//! re-reads and is answered the same way.
+//! content hash; what a repeated number means (duplicate or conflict) is decided by the ingest
+//! (`usecases::ingest_game`).
+
+use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use crate::moderation::ModerationPolicy;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
-
 use super::archive_players::SeatTally;
-use super::conduct::{ConductWriter, SeatToRecord};
 use super::connection::DbConnection;
 use super::schema::{game_chat, game_events, game_seats, games};
-use crate::archive::{PreparedGame, SeatColour};
-use crate::conduct::SeatOutcome;
+use crate::archive::{GameFacts, PreparedGame, SeatColour};
 
 diesel::define_sql_function! {
     /// SQLite: the rowid of this connection's last insert.
     fn last_insert_rowid() -> diesel::sql_types::BigInt;
-}
-
-/// What storing a game did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StoreOutcome {
-    Created(i64),
-    /// The same content was already stored under this number.
-    Duplicate(i64),
-    /// Different content is stored under this number.
-    Conflict(i64),
-}
-
-impl StoreOutcome {
-    pub fn id(self) -> i64 {
-        match self {
-            StoreOutcome::Created(id)
-            | StoreOutcome::Duplicate(id)
-            | StoreOutcome::Conflict(id) => id,
-        }
-    }
 }
 
 /// A `games` row without the PGN4 text.
@@ -170,139 +146,57 @@ pub fn find_by_site_id(
         .optional()
 }
 
-fn judge(existing: (i64, String), hash: &str) -> StoreOutcome {
-    if existing.1 == hash {
-        StoreOutcome::Duplicate(existing.0)
-    } else {
-        StoreOutcome::Conflict(existing.0)
-    }
-}
-
-/// Stores one game in one transaction (idempotent on the game number and content hash).
-pub fn insert(
+/// The id and content hash stored under each of these game numbers, by number.
+pub fn find_by_site_ids(
     conn: &mut DbConnection,
-    game: &PreparedGame,
-    policy: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<StoreOutcome> {
-    let site = game.game.site_game_id.as_str();
-    let hash = game.game.content_hash.as_str();
-    // Straight to the insert: the unique game number decides, and a duplicate (sequential or
-    // concurrent) re-reads the stored game. The transaction writes first, so a SQLite writer
-    // waits for the lock (busy timeout) instead of failing to upgrade a read.
-    let stored = conn.transaction(|conn| {
-        // Conduct is queued, not applied: the applier updates the players' records in
-        // batches (`conduct::apply_pending`).
-        insert_rows(conn, game, policy, ConductStep::Queue, now)
-    });
-    match stored {
-        Ok(id) => Ok(StoreOutcome::Created(id)),
-        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info)) => {
-            match find_by_site_id(conn, site)? {
-                Some(existing) => Ok(judge(existing, hash)),
-                None => Err(DieselError::DatabaseError(
-                    DatabaseErrorKind::UniqueViolation,
-                    info,
-                )),
-            }
+    site_game_ids: &[&str],
+) -> QueryResult<HashMap<String, (i64, String)>> {
+    let mut known = HashMap::new();
+    for chunk in site_game_ids.chunks(500) {
+        let rows: Vec<(i64, String, String)> = games::table
+            .filter(games::site_game_id.eq_any(chunk))
+            .select((games::id, games::site_game_id, games::content_hash))
+            .load(conn)?;
+        for (id, site, hash) in rows {
+            known.insert(site, (id, hash));
         }
-        Err(other) => Err(other),
     }
+    Ok(known)
 }
 
-/// Stores many games in one transaction (the bulk import). Games already stored, or repeated
-/// within the batch, come back as duplicates or conflicts.
-pub fn insert_batch(
-    conn: &mut DbConnection,
-    batch: &[PreparedGame],
-    policy: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<Vec<StoreOutcome>> {
-    conn.transaction(|conn| {
-        // One look-up for the whole batch, then the batch's own repeats as they are written.
-        let mut known: std::collections::HashMap<String, (i64, String)> = Default::default();
-        let numbers: Vec<&str> = batch.iter().map(|g| g.game.site_game_id.as_str()).collect();
-        for chunk in numbers.chunks(500) {
-            let rows: Vec<(i64, String, String)> = games::table
-                .filter(games::site_game_id.eq_any(chunk))
-                .select((games::id, games::site_game_id, games::content_hash))
-                .load(conn)?;
-            for (id, site, hash) in rows {
-                known.insert(site, (id, hash));
-            }
-        }
-        // Every player of the batch's new games, held once for the whole batch.
-        let mut conduct = conduct_writer(batch, policy);
-        if let Some(writer) = conduct.as_mut() {
-            let players = batch
-                .iter()
-                .filter(|g| !known.contains_key(&g.game.site_game_id))
-                .flat_map(|g| g.seats.iter().map(|s| s.player.as_str()));
-            writer.hold(conn, players, now)?;
-        }
-        let mut out = Vec::with_capacity(batch.len());
-        for game in batch {
-            let outcome = match known.get(&game.game.site_game_id) {
-                Some(existing) => judge(existing.clone(), &game.game.content_hash),
-                None => {
-                    let step = match conduct.as_mut() {
-                        Some(writer) => ConductStep::Apply(writer),
-                        None => ConductStep::Queue,
-                    };
-                    let id = insert_rows(conn, game, policy, step, now)?;
-                    known.insert(
-                        game.game.site_game_id.clone(),
-                        (id, game.game.content_hash.clone()),
-                    );
-                    StoreOutcome::Created(id)
-                }
-            };
-            out.push(outcome);
-        }
-        if let Some(writer) = conduct {
-            writer.finish(conn, now)?;
-        }
-        Ok(out)
-    })
+/// The site's game number of each of these games, by archive id.
+pub fn site_ids(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<HashMap<i64, String>> {
+    Ok(games::table
+        .filter(games::id.eq_any(ids))
+        .select((games::id, games::site_game_id))
+        .load::<(i64, String)>(conn)?
+        .into_iter()
+        .collect())
 }
 
-/// The conduct writer for games prepared with conduct tracking on (the ingest settings are
-/// the same for every game of a batch).
-fn conduct_writer<'a>(
-    games: &'a [PreparedGame],
-    policy: &'a ModerationPolicy,
-) -> Option<ConductWriter<'a>> {
-    let outcomes = games.iter().find_map(|g| g.conduct.as_ref())?;
-    Some(ConductWriter::new(&outcomes.policy, Some(policy)))
-}
-
-/// What storing a game does with its conduct outcomes (when it was prepared with them).
-enum ConductStep<'w, 'p> {
-    /// Queue them for the conduct applier (one game over HTTP).
-    Queue,
-    /// Apply them in this transaction (the bulk import's batches).
-    Apply(&'w mut ConductWriter<'p>),
-}
-
-fn insert_rows(
+/// Writes a new game's rows (game, seats, chat lines, events) and counts it in the archive
+/// aggregates (`archive_players`, `archive_pairs`), in the caller's transaction; returns its
+/// id. A game number already stored fails on the unique key.
+pub fn insert_rows(
     conn: &mut DbConnection,
     prepared: &PreparedGame,
-    policy: &ModerationPolicy,
-    conduct_step: ConductStep<'_, '_>,
+    played_at: NaiveDateTime,
     now: NaiveDateTime,
 ) -> QueryResult<i64> {
-    let g = &prepared.game;
-    let played_at = g.played_at.unwrap_or(now);
-    let conduct_seats: Option<Vec<SeatToRecord<'_>>> = prepared.conduct.as_ref().map(|conduct| {
-        prepared
-            .seats
-            .iter()
-            .map(|s| SeatToRecord {
-                player: &s.player,
-                outcome: &conduct.outcomes[s.seat.index() as usize],
-            })
-            .collect()
-    });
+    let id = insert_game(conn, &prepared.game, played_at, now)?;
+    insert_seats(conn, id, prepared)?;
+    count_in_aggregates(conn, id, prepared, played_at)?;
+    insert_chat(conn, id, prepared)?;
+    insert_events(conn, id, prepared)?;
+    Ok(id)
+}
+
+fn insert_game(
+    conn: &mut DbConnection,
+    g: &GameFacts,
+    played_at: NaiveDateTime,
+    now: NaiveDateTime,
+) -> QueryResult<i64> {
     let new = NewGame {
         site_game_id: &g.site_game_id,
         content_hash: &g.content_hash,
@@ -324,7 +218,10 @@ fn insert_rows(
         pgn4: &g.pgn4,
         created_at: now,
     };
-    let id = insert_returning_id!(conn, games::table, &new, games::id)?;
+    insert_returning_id!(conn, games::table, &new, games::id)
+}
+
+fn insert_seats(conn: &mut DbConnection, id: i64, prepared: &PreparedGame) -> QueryResult<()> {
     let seats: Vec<SeatRow> = prepared
         .seats
         .iter()
@@ -349,6 +246,16 @@ fn insert_rows(
         })
         .collect();
     insert_all!(conn, game_seats::table, &seats)?;
+    Ok(())
+}
+
+fn count_in_aggregates(
+    conn: &mut DbConnection,
+    id: i64,
+    prepared: &PreparedGame,
+    played_at: NaiveDateTime,
+) -> QueryResult<()> {
+    let g = &prepared.game;
     let aborted_seat = g.abort.map(|a| SeatColour::from_seat(a.seat).index());
     let tallies: Vec<SeatTally<'_>> = prepared
         .seats
@@ -361,79 +268,55 @@ fn insert_rows(
         .collect();
     super::archive_players::count_game(conn, &g.variant, &tallies)?;
     let players: Vec<&str> = prepared.seats.iter().map(|s| s.player.as_str()).collect();
-    super::archive_pairs::count_game(conn, id, played_at, &players)?;
-    if !prepared.chat.is_empty() {
-        let chat: Vec<ChatLineRow> = prepared
-            .chat
-            .iter()
-            .enumerate()
-            .map(|(i, c)| ChatLineRow {
-                game_id: id,
-                idx: i32::try_from(i).unwrap_or(i32::MAX),
-                ply: c.ply,
-                sent_at: c.sent_at,
-                sender: c.sender.clone(),
-                channel: c.channel.as_str().to_string(),
-                text: c.text.clone(),
-            })
-            .collect();
-        // Bounded statements: SQLite allows a limited number of bound parameters.
-        for chunk in chat.chunks(100) {
-            insert_all!(conn, game_chat::table, chunk)?;
-        }
+    super::archive_pairs::count_game(conn, id, played_at, &players)
+}
+
+fn insert_chat(conn: &mut DbConnection, id: i64, prepared: &PreparedGame) -> QueryResult<()> {
+    if prepared.chat.is_empty() {
+        return Ok(());
     }
-    if !prepared.events.is_empty() {
-        let events: Vec<EventRow> = prepared
-            .events
-            .iter()
-            .enumerate()
-            .map(|(i, e)| EventRow {
-                game_id: id,
-                idx: i32::try_from(i).unwrap_or(i32::MAX),
-                kind: e.kind.as_str().to_string(),
-                seat: e.seat.index(),
-                ply: e.ply,
-                at: e.at,
-            })
-            .collect();
-        for chunk in events.chunks(100) {
-            insert_all!(conn, game_events::table, chunk)?;
-        }
+    let chat: Vec<ChatLineRow> = prepared
+        .chat
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ChatLineRow {
+            game_id: id,
+            idx: i32::try_from(i).unwrap_or(i32::MAX),
+            ply: c.ply,
+            sent_at: c.sent_at,
+            sender: c.sender.clone(),
+            channel: c.channel.as_str().to_string(),
+            text: c.text.clone(),
+        })
+        .collect();
+    // Bounded statements: SQLite allows a limited number of bound parameters.
+    for chunk in chat.chunks(100) {
+        insert_all!(conn, game_chat::table, chunk)?;
     }
-    super::chat_flags::insert_for_game(conn, id, prepared, policy, now)?;
-    match (&conduct_seats, conduct_step) {
-        (Some(seats), ConductStep::Queue) => {
-            let listed: Vec<(&str, &SeatOutcome)> =
-                seats.iter().map(|s| (s.player, s.outcome)).collect();
-            let encoded = crate::conduct::stored::encode_seats(&listed);
-            super::conduct::enqueue(conn, id, played_at, &encoded)?;
-        }
-        (Some(seats), ConductStep::Apply(writer)) => {
-            writer.record_game(conn, id, played_at, seats, now)?;
-        }
-        (None, _) => {}
+    Ok(())
+}
+
+fn insert_events(conn: &mut DbConnection, id: i64, prepared: &PreparedGame) -> QueryResult<()> {
+    if prepared.events.is_empty() {
+        return Ok(());
     }
-    if let Some(facts) = &prepared.collusion {
-        let seated = |i: usize| {
-            prepared
-                .seats
-                .iter()
-                .find(|s| s.seat.index() as usize == i)
-                .map(|s| s.player.as_str())
-        };
-        if let [Some(red), Some(blue), Some(yellow), Some(green)] = [0, 1, 2, 3].map(seated) {
-            super::collusion_findings::record_game(
-                conn,
-                id,
-                [red, blue, yellow, green],
-                &facts.interactions,
-                &facts.policy,
-                policy,
-                now,
-            )?;
-        }
+    let events: Vec<EventRow> = prepared
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| EventRow {
+            game_id: id,
+            idx: i32::try_from(i).unwrap_or(i32::MAX),
+            kind: e.kind.as_str().to_string(),
+            seat: e.seat.index(),
+            ply: e.ply,
+            at: e.at,
+        })
+        .collect();
+    for chunk in events.chunks(100) {
+        insert_all!(conn, game_events::table, chunk)?;
     }
-    Ok(id)
+    Ok(())
 }
 
 /// One stored game with its seats, chat (in ply order) and events.

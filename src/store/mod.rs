@@ -5,9 +5,8 @@
 //! table or aggregate (`api_tokens`, ...). Functions here take `&mut DbConnection` and are
 //! blocking; the HTTP layer runs them on the blocking thread pool.
 //!
-//! The multi-step writes, each one transaction: storing a game (`games::insert`, the bulk
-//! import's `games::insert_batch`), filing a report (`reports::file`), deciding a case
-//! (`decide::decide`).
+//! The multi-step writes are use cases (`crate::usecases`): storing a game, filing a report,
+//! deciding a case and the rest. Store modules hold the rows and queries they use.
 
 /// Inserts one row and returns its id: `RETURNING id` on PostgreSQL, the connection's last
 /// rowid on SQLite (the multi-backend connection has no RETURNING).
@@ -57,7 +56,7 @@ pub mod cases;
 pub mod chat_flags;
 pub mod claims;
 pub mod collusion;
-pub mod collusion_findings;
+pub mod collusion_reported;
 pub mod conduct;
 pub mod connection;
 pub mod console_sessions;

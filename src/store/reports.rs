@@ -8,14 +8,14 @@ use diesel::prelude::*;
 
 use super::cases;
 use super::connection::DbConnection;
-use super::modlog::{log_action, LogActor, LogRefs};
+use super::modlog::LogActor;
 use super::schema::{
     case_reports, game_seats, games, modlog, players, report_accused, report_games, reports,
 };
 use super::{enum_name, parse_enum, to_utc};
 use crate::moderation::{
-    AuditAction, GameNumber, ModerationPolicy, PlayerId, ReportEntry, ReportId, ReportOutcome,
-    ReportReason, ReportSource, Reporter, Variant,
+    GameNumber, ModerationPolicy, PlayerId, ReportEntry, ReportId, ReportOutcome, ReportReason,
+    Reporter, Variant,
 };
 
 /// The policy's variant of a stored game (`games.variant`: `Teams`, `FFA`, `Solo`, ...).
@@ -262,102 +262,6 @@ pub fn join_cases(
         joined.push(case);
     }
     Ok(joined)
-}
-
-/// An automatic report to file into the queue.
-#[derive(Debug, Clone, Copy)]
-pub struct AutomaticFiling<'a> {
-    pub automatic_report_id: i64,
-    pub source: ReportSource,
-    pub player: &'a str,
-    /// Accused with `player` in the same report (each joins their own case).
-    pub also_accused: &'a [&'a str],
-    pub reason: &'a str,
-    pub score: f64,
-    /// The raising game (archive id) and its supporting games.
-    pub game_id: i64,
-    pub supporting_games: &'a [i64],
-    pub summary: &'a str,
-    pub now: NaiveDateTime,
-}
-
-/// Files an automatic report as a queue entry, inside the caller's transaction: a `reports`
-/// row pointing at the automatic report, joined to the accused's open case of its reason, the
-/// case's priority refreshed, and a log line by the system. Each automatic report is its own
-/// entry (two rules firing on one game are two pieces of evidence).
-pub fn file_automatic(
-    conn: &mut DbConnection,
-    filing: &AutomaticFiling<'_>,
-    policy: &ModerationPolicy,
-) -> QueryResult<i64> {
-    let reason: ReportReason = parse_enum(filing.reason)?;
-    let now = filing.now;
-    let player = conn.transaction(|conn| super::players::id_or_create(conn, filing.player, now))?;
-    let score = if filing.score.is_nan() {
-        0.0
-    } else {
-        filing.score.clamp(0.0, 1.0)
-    };
-    let report_id = insert_returning_id!(
-        conn,
-        reports::table,
-        (
-            reports::source.eq(enum_name(&filing.source)),
-            reports::automatic_report_id.eq(Some(filing.automatic_report_id)),
-            reports::reason.eq(enum_name(&reason)),
-            reports::game_id.eq(Some(filing.game_id)),
-            reports::score.eq(Some(score)),
-            reports::filed_at.eq(now),
-            reports::updated_at.eq(now),
-        ),
-        reports::id
-    )?;
-    let mut supporting: Vec<i64> = filing
-        .supporting_games
-        .iter()
-        .copied()
-        .filter(|g| *g != filing.game_id)
-        .collect();
-    supporting.sort_unstable();
-    supporting.dedup();
-    let mut accused = vec![(player, filing.player.to_string())];
-    for other in filing.also_accused {
-        let id = conn.transaction(|conn| super::players::id_or_create(conn, other, now))?;
-        if accused.iter().all(|(known, _)| *known != id) {
-            accused.push((id, (*other).to_string()));
-        }
-    }
-    link(conn, report_id, &accused, &supporting)?;
-    let numbers = cases::game_numbers(conn, &[filing.game_id])?;
-    log_action(
-        conn,
-        now,
-        LogActor::SYSTEM,
-        &AuditAction::AutomaticReport {
-            report: ReportId(report_id),
-            source: filing.source,
-            accused: accused.iter().map(|(id, _)| PlayerId(*id)).collect(),
-            reason,
-            score,
-            game: numbers.get(&filing.game_id).copied(),
-        },
-        LogRefs {
-            subject: Some(filing.player),
-            report_id: Some(report_id),
-            why: Some(filing.summary),
-            ..LogRefs::default()
-        },
-    )?;
-    join_cases(
-        conn,
-        report_id,
-        reason,
-        &accused,
-        policy,
-        now,
-        LogActor::SYSTEM,
-    )?;
-    Ok(report_id)
 }
 
 /// A report entry of a case with its current outcome and decision time.

@@ -5,6 +5,7 @@
 use chrono::NaiveDateTime;
 use diesel::{Connection, QueryResult};
 
+use super::raise_automatic_report;
 use crate::conduct::{self, ConductPolicy, SeatOutcome};
 use crate::moderation::ModerationPolicy;
 use crate::store::conduct::outcomes;
@@ -49,7 +50,7 @@ pub fn apply_pending(
     conn.transaction(|conn| {
         let taken = queue::take(conn, batch.max(1))?;
         let (games, mut done) = split_taken(conn, taken)?;
-        let mut writer = ConductWriter::new(policy, Some(moderation));
+        let mut writer = ConductWriter::new(policy, true);
         let players = games
             .iter()
             .flat_map(|(_, seats)| seats.iter().map(|(p, _)| p.as_str()));
@@ -61,7 +62,8 @@ pub fn apply_pending(
                 .collect();
             writer.record_game(conn, game.game_id, game.played_at, &seats, now)?;
         }
-        writer.finish(conn, now)?;
+        let raised = writer.finish(conn, now)?;
+        raise_automatic_report::raise_conduct_reports(conn, raised, moderation, now)?;
         done.applied = games.len();
         Ok(done)
     })

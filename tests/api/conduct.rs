@@ -9,8 +9,8 @@ use arbiter::archive::{prepare_with, AbortPreset, Submission};
 use arbiter::cli::conduct::rebuild;
 use arbiter::conduct::ConductPolicy;
 use arbiter::rules::replay::replay;
-use arbiter::store::{automatic_reports, conduct, games, DbConnection};
-use arbiter::usecases::apply_conduct;
+use arbiter::store::{automatic_reports, conduct, DbConnection};
+use arbiter::usecases::{apply_conduct, import_games, ingest_game};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -279,7 +279,7 @@ fn store_generated_games(
         let submission: Submission = serde_json::from_value(body).expect("submission");
         let prepared = prepare_with(submission, AbortPreset::Seed001, None, Some(policy), None)
             .expect("generated game is valid");
-        games::insert(
+        ingest_game::ingest(
             &mut conn,
             &prepared,
             &app.state.moderation,
@@ -817,7 +817,7 @@ async fn games_the_bulk_import_applied_are_passed_over_and_later_games_applied_o
                 .expect("valid")
         })
         .collect();
-    games::insert_batch(
+    import_games::import_batch(
         &mut conn,
         &prepared,
         &app.state.moderation,

@@ -25,8 +25,9 @@ use crate::archive::{IngestError, Submission};
 use crate::moderation::{GameNumber, GAME_NUMBER_RULE};
 use crate::rules::replay;
 use crate::store::game_search::{self, GameFilter};
-use crate::store::games::{self, GameRow, SeatRow, StoreOutcome};
+use crate::store::games::{self, GameRow, SeatRow};
 use crate::store::{self};
+use crate::usecases::ingest_game::{self, StoreOutcome};
 
 /// The content types the ingest reads; a 415 names them.
 pub const GAME_BODY: &[&str] = &["application/json", "text/plain"];
@@ -141,7 +142,7 @@ pub async fn ingest_game(
     .await??;
     let site_game_id = prepared.game.site_game_id.clone();
     let outcome = state
-        .write_bulk(move |conn| games::insert(conn, &prepared, &store_policy, store::now()))
+        .write_bulk(move |conn| ingest_game::ingest(conn, &prepared, &store_policy, store::now()))
         .await?;
     let result = |id, status| IngestResult {
         id,

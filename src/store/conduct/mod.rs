@@ -3,8 +3,8 @@
 //! - [`outcomes`]: `conduct_outcomes`, one row per recorded game (its seats' outcomes).
 //! - [`records`]: `conduct_records`, one bounded `PlayerRecord` per player.
 //! - [`queue`]: `conduct_pending`, games stored but not yet applied (both backends).
-//! - [`writer`]: [`ConductWriter`], which applies games to the records they touch and files
-//!   the automatic reports their signals raise, within the caller's transaction.
+//! - [`writer`]: [`ConductWriter`], which applies games to the records they touch and hands
+//!   back the automatic reports their signals raise, within the caller's transaction.
 //!
 //! Ingest queues a game in the game's own transaction; the applier (the use case
 //! `apply_conduct`) applies queued games in batches (`docs/design/conduct-queue.md`).

@@ -1,5 +1,6 @@
-//! [`ConductWriter`]: applies stored games to the conduct records of their players and files
-//! the automatic reports their signals raise, within the caller's transaction.
+//! [`ConductWriter`]: applies stored games to the conduct records of their players and hands
+//! back the automatic reports their signals raise, within the caller's transaction (the use
+//! case holding the writer raises them: `usecases::raise_automatic_report`).
 //!
 //! - Locks: the records of every player of the transaction are read once, up front, in
 //!   player-name order (`SELECT ... ORDER BY player FOR UPDATE` on PostgreSQL; SQLite has one
@@ -21,8 +22,8 @@ use diesel::result::Error::NotFound;
 use super::outcomes::{self, GameOutcomes};
 use super::records;
 use crate::conduct::{self, is_new_signal, ConductPolicy, PlayerRecord, SeatOutcome, Signal};
-use crate::moderation::{GameNumber, ModerationPolicy};
-use crate::store::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
+use crate::moderation::GameNumber;
+use crate::store::automatic_reports::{AutomaticSource, NewAutomaticReport};
 use crate::store::connection::DbConnection;
 use crate::store::schema::automatic_report_games;
 use crate::store::schema::automatic_reports as reports_table;
@@ -58,13 +59,13 @@ struct RaisedReport {
 
 /// The conduct bookkeeping of one transaction: the records of the players it touches are
 /// read once, updated in memory game by game, and written back once by
-/// [`ConductWriter::finish`] with the games' outcome rows and the reports raised. For a batch
-/// (the applier, the bulk import, the rebuild) a player's record is read and written once per
-/// batch, with the same result as game by game.
+/// [`ConductWriter::finish`] with the games' outcome rows; it hands back the reports raised.
+/// For a batch (the applier, the bulk import, the rebuild) a player's record is read and
+/// written once per batch, with the same result as game by game.
 pub struct ConductWriter<'p> {
     policy: &'p ConductPolicy,
-    /// The policy automatic reports are filed under; `None` raises none (the rebuild).
-    raise_reports: Option<&'p ModerationPolicy>,
+    /// Whether new signals raise reports (not in the rebuild).
+    raise_reports: bool,
     records: HashMap<String, HeldRecord>,
     outcomes: Vec<GameOutcomes>,
     /// Games already listed by conduct reports, per (player, rule), as read or raised here.
@@ -73,10 +74,7 @@ pub struct ConductWriter<'p> {
 }
 
 impl<'p> ConductWriter<'p> {
-    pub fn new(
-        policy: &'p ConductPolicy,
-        raise_reports: Option<&'p ModerationPolicy>,
-    ) -> ConductWriter<'p> {
+    pub fn new(policy: &'p ConductPolicy, raise_reports: bool) -> ConductWriter<'p> {
         ConductWriter {
             policy,
             raise_reports,
@@ -135,7 +133,7 @@ impl<'p> ConductWriter<'p> {
     }
 
     /// Applies the seats of one stored game to their players' records (held first if the
-    /// caller did not) and raises automatic reports for new signals (filed by `finish`).
+    /// caller did not) and raises automatic reports for new signals (handed back by `finish`).
     pub fn record_game(
         &mut self,
         conn: &mut DbConnection,
@@ -170,7 +168,7 @@ impl<'p> ConductWriter<'p> {
             outcome.player = held.record.player;
             held.record.apply(&outcome);
             held.changed = true;
-            if self.raise_reports.is_none() {
+            if !self.raise_reports {
                 continue;
             }
             let at = held
@@ -186,8 +184,13 @@ impl<'p> ConductWriter<'p> {
         Ok(())
     }
 
-    /// Writes the outcome rows, every changed record (once each) and the reports raised.
-    pub fn finish(self, conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<()> {
+    /// Writes the outcome rows and every changed record (once each); returns the reports
+    /// raised, for the caller to raise in the same transaction, after.
+    pub fn finish(
+        self,
+        conn: &mut DbConnection,
+        now: NaiveDateTime,
+    ) -> QueryResult<ConductReports> {
         outcomes::insert(conn, &self.outcomes)?;
         let mut changed: Vec<(&String, &HeldRecord)> =
             self.records.iter().filter(|(_, h)| h.changed).collect();
@@ -195,12 +198,7 @@ impl<'p> ConductWriter<'p> {
         for (player, held) in changed {
             records::save(conn, player, &conduct::stored::encode(&held.record), now)?;
         }
-        if let Some(moderation) = self.raise_reports {
-            for raised in &self.raised {
-                file_report(conn, raised, moderation, now)?;
-            }
-        }
-        Ok(())
+        Ok(ConductReports(self.raised.iter().map(report_of).collect()))
     }
 
     /// Raises the signal as an automatic report unless earlier reports already cover it.
@@ -247,13 +245,46 @@ fn reported_games(
         .collect())
 }
 
-/// Files the signal as an automatic report listing every supporting game.
-fn file_report(
-    conn: &mut DbConnection,
-    raised: &RaisedReport,
-    moderation: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<i64> {
+/// The automatic reports a writer raised, in the order raised. Dropping them loses the reports:
+/// the caller raises each (`usecases::raise_automatic_report`).
+#[must_use = "the conduct reports must be raised in the same transaction"]
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConductReports(pub Vec<ConductReport>);
+
+/// A conduct report to raise: a new signal of a player, listing every supporting game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConductReport {
+    pub player: String,
+    /// The raising game (archive id).
+    pub game_id: i64,
+    /// The signal kind.
+    pub rule: &'static str,
+    pub score: f64,
+    pub summary: String,
+    pub supporting_games: Vec<i64>,
+}
+
+impl ConductReport {
+    /// The automatic report to raise (source `conduct_signal`, reason
+    /// [`CONDUCT_REPORT_REASON`]).
+    pub fn automatic(&self, created_at: NaiveDateTime) -> NewAutomaticReport<'_> {
+        NewAutomaticReport {
+            source: AutomaticSource::ConductSignal,
+            player: &self.player,
+            also_accused: &[],
+            game_id: self.game_id,
+            reason: CONDUCT_REPORT_REASON,
+            rule: self.rule,
+            score: self.score,
+            summary: &self.summary,
+            supporting_games: &self.supporting_games,
+            created_at,
+        }
+    }
+}
+
+/// The report of a raised signal, listing every supporting game.
+fn report_of(raised: &RaisedReport) -> ConductReport {
     let signal = &raised.signal;
     let rule = signal.kind.as_str();
     let games: Vec<i64> = signal.supporting_games.iter().map(|g| g.0).collect();
@@ -264,21 +295,12 @@ fn file_report(
     } else {
         games.last().copied().unwrap_or(raised.game_id)
     };
-    let summary = format!("{}: {}", rule.replace('_', " "), signal.explanation);
-    automatic_reports::insert(
-        conn,
-        &NewAutomaticReport {
-            source: AutomaticSource::ConductSignal,
-            player: &raised.player,
-            also_accused: &[],
-            game_id: raising,
-            reason: CONDUCT_REPORT_REASON,
-            rule,
-            score: signal.strength,
-            summary: &summary,
-            supporting_games: &games,
-            created_at: now,
-        },
-        moderation,
-    )
+    ConductReport {
+        player: raised.player.clone(),
+        game_id: raising,
+        rule,
+        score: signal.strength,
+        summary: format!("{}: {}", rule.replace('_', " "), signal.explanation),
+        supporting_games: games,
+    }
 }

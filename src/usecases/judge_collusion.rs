@@ -1,4 +1,5 @@
-//! Judging a game's pairs and filing the automatic reports of their findings.
+//! Judging collusion at a game's ingest: its pairs are judged and the automatic reports of
+//! their findings raised.
 //!
 //! Each pair with at least `min_games` shared games is scored from its record and both
 //! players' baselines ([`crate::collusion::score_pair`]). A finding is due when the pair was
@@ -15,10 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::automatic_reports::{self, AutomaticSource, NewAutomaticReport};
-use super::collusion::{newest_pair_rows, record_statistics, HeldPair, Recorded, StoredPlay};
-use super::connection::DbConnection;
-use super::schema::{collusion_reported, games};
+use super::raise_automatic_report;
 use crate::collusion::interaction::{Moment, MomentKind};
 use crate::collusion::summary::{ring_summary, summary, MomentAt, MOMENTS_LISTED};
 use crate::collusion::{
@@ -26,6 +24,11 @@ use crate::collusion::{
     PairScore, Pattern, PlayerTallies, Ring,
 };
 use crate::moderation::ModerationPolicy;
+use crate::store::automatic_reports::{AutomaticSource, NewAutomaticReport};
+use crate::store::collusion::{
+    newest_pair_rows, record_statistics, HeldPair, Recorded, StoredPlay,
+};
+use crate::store::{collusion_reported, games, DbConnection};
 
 /// Shared games listed as a report's evidence (the newest; the count covers all).
 pub const REPORT_GAMES: usize = 200;
@@ -77,9 +80,9 @@ struct Due {
 }
 
 /// Records one stored game's collusion statistics (`names[s]` sits in seat `s`), judges its
-/// pairs and files the reports of the findings due, in the caller's transaction; returns
+/// pairs and raises the reports of the findings due, in the caller's transaction; returns
 /// their automatic report ids. A game with a name seated twice is not recorded.
-pub fn record_game(
+pub fn record_and_judge(
     conn: &mut DbConnection,
     game_id: i64,
     names: [&str; 4],
@@ -94,7 +97,7 @@ pub fn record_game(
     }
 }
 
-/// Judges a game's pairs (their records, this game included) and files the reports of the
+/// Judges a game's pairs (their records, this game included) and raises the reports of the
 /// findings due; returns their automatic report ids.
 fn report_findings(
     conn: &mut DbConnection,
@@ -115,32 +118,38 @@ fn report_findings(
     let flagged = flagged_around(conn, &due)?;
     let edges: Vec<(String, String)> = flagged.keys().cloned().collect();
     let found = rings(&edges, 3);
-    // One report per ring, one per pair outside a ring; the strongest pair leads.
+    let mut raised = Vec::new();
+    for (ring, group) in filings(due, &found) {
+        let ring = ring.map(|i| RingFound {
+            ring: &found[i],
+            games: &flagged,
+        });
+        let id = raise(conn, &group, ring.as_ref(), policy, moderation, now)?;
+        for d in &group {
+            collusion_reported::mark_reported(conn, (&d.low, &d.high), d.shared, id, now)?;
+        }
+        raised.push(id);
+    }
+    Ok(raised)
+}
+
+/// The reports to raise: one per ring (the index of the ring in `found`), one per pair
+/// outside a ring; the strongest pair of each leads.
+fn filings(due: Vec<Due>, found: &[Ring]) -> Vec<(Option<usize>, Vec<Due>)> {
     let mut groups: BTreeMap<Option<usize>, Vec<Due>> = BTreeMap::new();
     for d in due {
         let ring = found.iter().position(|r| r.members.contains(&d.low));
         groups.entry(ring).or_default().push(d);
     }
-    let mut raised = Vec::new();
+    let mut out = Vec::new();
     for (ring, mut members) in groups {
         members.sort_by(|a, b| b.judged.score.score.total_cmp(&a.judged.score.score));
-        let filings: Vec<Vec<Due>> = match ring {
-            Some(_) => vec![members],
-            None => members.into_iter().map(|d| vec![d]).collect(),
-        };
-        for group in filings {
-            let ring = ring.map(|i| RingFound {
-                ring: &found[i],
-                games: &flagged,
-            });
-            let id = file(conn, &group, ring.as_ref(), policy, moderation, now)?;
-            for d in &group {
-                mark_reported(conn, d, id, now)?;
-            }
-            raised.push(id);
+        match ring {
+            Some(_) => out.push((ring, members)),
+            None => out.extend(members.into_iter().map(|d| (None, vec![d]))),
         }
     }
-    Ok(raised)
+    out
 }
 
 /// The pair's finding, when it has one and it is due.
@@ -156,11 +165,7 @@ fn due_finding(
     if shared < i64::from(policy.min_games) {
         return Ok(None);
     }
-    let reported: Option<i64> = collusion_reported::table
-        .find((low, high))
-        .select(collusion_reported::games)
-        .first(conn)
-        .optional()?;
+    let reported = collusion_reported::games_when_reported(conn, low, high)?;
     if reported.is_some_and(|games| shared < 2 * games) {
         return Ok(None);
     }
@@ -172,27 +177,6 @@ fn due_finding(
         judged,
         finding,
     }))
-}
-
-fn mark_reported(conn: &mut DbConnection, d: &Due, id: i64, now: NaiveDateTime) -> QueryResult<()> {
-    let row = (
-        collusion_reported::player_low.eq(&d.low),
-        collusion_reported::player_high.eq(&d.high),
-        collusion_reported::games.eq(d.shared),
-        collusion_reported::automatic_report_id.eq(id),
-        collusion_reported::reported_at.eq(now),
-    );
-    on_backend!(conn, c => diesel::insert_into(collusion_reported::table)
-        .values(row)
-        .on_conflict((collusion_reported::player_low, collusion_reported::player_high))
-        .do_update()
-        .set((
-            collusion_reported::games.eq(d.shared),
-            collusion_reported::automatic_report_id.eq(id),
-            collusion_reported::reported_at.eq(now),
-        ))
-        .execute(c))?;
-    Ok(())
 }
 
 /// The due pairs and the pairs flagged before that connect to them (walking at most
@@ -214,19 +198,7 @@ fn flagged_around(
         if seen.len() >= RING_MEMBERS {
             break;
         }
-        let rows: Vec<(String, String, i64)> = collusion_reported::table
-            .filter(
-                collusion_reported::player_low
-                    .eq(&name)
-                    .or(collusion_reported::player_high.eq(&name)),
-            )
-            .select((
-                collusion_reported::player_low,
-                collusion_reported::player_high,
-                collusion_reported::games,
-            ))
-            .load(conn)?;
-        for (a, b, count) in rows {
+        for (a, b, count) in collusion_reported::pairs_of(conn, &name)? {
             for member in [&a, &b] {
                 if seen.insert(member.clone()) {
                     frontier.push(member.clone());
@@ -249,9 +221,9 @@ fn strength(score: &PairScore, policy: &CollusionPolicy) -> f64 {
     (score.score / (2.0 * policy.threshold)).clamp(0.0, 1.0)
 }
 
-/// Files one report for `group` (its strongest pair first): a ring's, naming every member, or
-/// one pair's.
-fn file(
+/// Raises one report for `group` (its strongest pair first): a ring's, naming every member,
+/// or one pair's.
+fn raise(
     conn: &mut DbConnection,
     group: &[Due],
     ring: Option<&RingFound<'_>>,
@@ -263,41 +235,10 @@ fn file(
     let (low, high) = (lead.low.as_str(), lead.high.as_str());
     let judged = &lead.judged;
     let rows = newest_pair_rows(conn, low, high, REPORT_GAMES)?;
-    let wanted = match judged.score.pattern {
-        Pattern::Sparing => MomentKind::SparedCapture,
-        Pattern::Feeding => MomentKind::Gift,
-    };
     let mut game_ids: Vec<i64> = rows.iter().map(|r| r.game_id).collect();
     game_ids.dedup();
     game_ids.truncate(REPORT_GAMES);
-    let picked: Vec<(&StoredPlay, Moment)> = rows
-        .iter()
-        .flat_map(|row| {
-            row.play
-                .moments
-                .iter()
-                .filter(|m| m.kind == wanted)
-                .take(MOMENTS_PER_GAME)
-                .map(move |m| (row, *m))
-        })
-        .take(MOMENTS_LISTED)
-        .collect();
-    let moment_games: Vec<i64> = picked.iter().map(|(row, _)| row.game_id).collect();
-    let numbers: HashMap<i64, String> = games::table
-        .filter(games::id.eq_any(&moment_games))
-        .select((games::id, games::site_game_id))
-        .load::<(i64, String)>(conn)?
-        .into_iter()
-        .collect();
-    let moments: Vec<MomentAt> = picked
-        .iter()
-        .map(|(row, moment)| MomentAt {
-            game: numbers.get(&row.game_id).cloned().unwrap_or_default(),
-            by: row.player.clone(),
-            to: row.opponent.clone(),
-            moment: *moment,
-        })
-        .collect();
+    let moments = surprising_moments(conn, &rows, judged.score.pattern)?;
     let mut text = summary(low, high, &judged.score, &judged.link, &moments);
     let mut accused: Vec<&str> = vec![high];
     let mut rule = judged.score.pattern.as_str();
@@ -322,7 +263,7 @@ fn file(
         .first()
         .copied()
         .ok_or(diesel::result::Error::NotFound)?;
-    automatic_reports::insert(
+    raise_automatic_report::raise(
         conn,
         &NewAutomaticReport {
             source: AutomaticSource::CollusionAnalysis,
@@ -338,4 +279,41 @@ fn file(
         },
         moderation,
     )
+}
+
+/// The moments of the pattern in the pair's newest shared games (at most
+/// [`MOMENTS_PER_GAME`] per game and direction, [`MOMENTS_LISTED`] in all), each with its
+/// game's number.
+fn surprising_moments(
+    conn: &mut DbConnection,
+    rows: &[StoredPlay],
+    pattern: Pattern,
+) -> QueryResult<Vec<MomentAt>> {
+    let wanted = match pattern {
+        Pattern::Sparing => MomentKind::SparedCapture,
+        Pattern::Feeding => MomentKind::Gift,
+    };
+    let picked: Vec<(&StoredPlay, Moment)> = rows
+        .iter()
+        .flat_map(|row| {
+            row.play
+                .moments
+                .iter()
+                .filter(|m| m.kind == wanted)
+                .take(MOMENTS_PER_GAME)
+                .map(move |m| (row, *m))
+        })
+        .take(MOMENTS_LISTED)
+        .collect();
+    let moment_games: Vec<i64> = picked.iter().map(|(row, _)| row.game_id).collect();
+    let numbers = games::site_ids(conn, &moment_games)?;
+    Ok(picked
+        .iter()
+        .map(|(row, moment)| MomentAt {
+            game: numbers.get(&row.game_id).cloned().unwrap_or_default(),
+            by: row.player.clone(),
+            to: row.opponent.clone(),
+            moment: *moment,
+        })
+        .collect())
 }
