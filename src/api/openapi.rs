@@ -1,12 +1,16 @@
-//! The OpenAPI document, generated from the handlers' and schemas' annotations.
-//! Add each new handler to `paths(...)` and each new body type to `schemas(...)`.
+//! The OpenAPI document, generated from the handlers' and schemas' annotations. Its paths are
+//! the handlers `routes::api_handlers!` lists (the same list `routes::configure` mounts), and
+//! `/metrics`. Add each new body type to `schemas(...)`.
 //!
 //! `StandardResponses` then adds the answers every route of a kind can give, so no route can
 //! forget one: 401 and 503 on authenticated routes, 400/413/415 on routes with a body, 400 on
 //! routes with an integer path id or query parameters. Route-specific answers (403, 404, 409,
 //! 422, 429) stay in each handler's annotation.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
+
+use actix_web::http::Method;
 
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{Operation, ParameterIn, PathItem};
@@ -19,9 +23,9 @@ use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
-    admin_cases, admin_entries, admin_queue, admin_tokens, appeals, chat, conduct, flags, games,
-    health, modlog, notes, personal_data, player_search, players, presets, reports, sanctions,
-    standing, webhooks, whoami,
+    admin_cases, admin_entries, admin_queue, admin_tokens, api_handlers, appeals, chat, conduct,
+    flags, games, health, modlog, notes, personal_data, player_search, players, presets, reports,
+    sanctions, standing, webhooks, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{
@@ -33,98 +37,59 @@ use crate::moderation::{ReportReason, SanctionKind};
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "Arbiter",
-        description = "Moderation and report handling for online four-player chess.\n\n\
-            Authenticate with `Authorization: Bearer <token>`: an API token (`arb_...`) for the \
-            server and admin roles, or a player token signed by the game site.",
-    ),
-    paths(
-        health::healthz,
-        health::readyz,
-        health::metrics,
-        whoami::whoami,
-        admin_tokens::list_tokens,
-        admin_tokens::create_token,
-        admin_tokens::revoke_token,
-        chat::check_line,
-        games::ingest_game,
-        games::list_games,
-        games::get_game,
-        games::get_game_by_number,
-        games::export_pgn4,
-        flags::game_flags,
-        players::player_summary,
-        players::shared_games,
-        flags::player_flags,
-        admin_queue::list_cases,
-        admin_queue::get_case,
-        admin_queue::list_appeals,
-        modlog::list_modlog,
-        player_search::search_players,
-        notes::add_note,
-        notes::list_notes,
-        personal_data::export_player,
-        personal_data::erase_player,
-        conduct::player_conduct,
-        reports::file_report,
-        reports::my_reports,
-        admin_entries::open_case,
-        admin_cases::claim_case,
-        admin_cases::release_case,
-        admin_cases::decide_case,
-        presets::list_presets,
-        webhooks::create_subscription,
-        webhooks::list_subscriptions,
-        webhooks::revoke_subscription,
-        webhooks::list_deliveries,
-        standing::player_standing,
-        sanctions::my_sanctions,
-        sanctions::list_sanctions,
-        sanctions::change_sanction,
-        appeals::file_appeal,
-        appeals::decide_appeal,
-    ),
-    components(schemas(
-        ErrorEnvelope,
-        ErrorBody,
-        Role,
-        TokenRole,
-        SubmissionSchema,
-        SeatInputSchema,
-        ChatInputSchema,
-        EventInputSchema,
-        SeatColour,
-        ChatChannel,
-        EventKind,
-        admin_cases::DecisionChoice,
-        admin_cases::SanctionBody,
-        appeals::AppealChoice,
-        // Sets only query parameters name: parameters do not collect their schemas.
-        CaseStatusFilter,
-        AppealStatusFilter,
-        SanctionStatusFilter,
-        ModlogKind,
-        ReportReason,
-        SanctionKind,
-        Termination,
-    )),
-    modifiers(&BearerAuth, &StandardResponses),
-    tags(
-        (name = "operations", description = "Health, readiness and metrics"),
-        (name = "auth", description = "Identity of the caller"),
-        (name = "admin", description = "Administration (admin role)"),
-        (name = "chat", description = "Chat analysis (server role)"),
-        (name = "games", description = "The game archive: ingest, queries, player records"),
-        (name = "moderation", description = "Review queue, cases, appeals and the moderation log (admin role)"),
-        (name = "reports", description = "Players' reports (player role)"),
-        (name = "cases", description = "Working review cases: claim, release, decide (admin role)"),
-        (name = "sanctions", description = "Standing, sanctions and appeals"),
-    )
-)]
-pub struct ApiDoc;
+/// Builds `ApiDoc` from the handlers `api_handlers!` hands it.
+macro_rules! api_doc {
+    ($($module:ident :: $handler:ident),+ $(,)?) => {
+        #[derive(OpenApi)]
+        #[openapi(
+            info(
+                title = "Arbiter",
+                description = "Moderation and report handling for online four-player chess.\n\n\
+                    Authenticate with `Authorization: Bearer <token>`: an API token (`arb_...`) for the \
+                    server and admin roles, or a player token signed by the game site.",
+            ),
+            paths(health::metrics, $($module::$handler),+),
+            components(schemas(
+                ErrorEnvelope,
+                ErrorBody,
+                Role,
+                TokenRole,
+                SubmissionSchema,
+                SeatInputSchema,
+                ChatInputSchema,
+                EventInputSchema,
+                SeatColour,
+                ChatChannel,
+                EventKind,
+                admin_cases::DecisionChoice,
+                admin_cases::SanctionBody,
+                appeals::AppealChoice,
+                // Sets only query parameters name: parameters do not collect their schemas.
+                CaseStatusFilter,
+                AppealStatusFilter,
+                SanctionStatusFilter,
+                ModlogKind,
+                ReportReason,
+                SanctionKind,
+                Termination,
+            )),
+            modifiers(&BearerAuth, &StandardResponses),
+            tags(
+                (name = "operations", description = "Health, readiness and metrics"),
+                (name = "auth", description = "Identity of the caller"),
+                (name = "admin", description = "Administration (admin role)"),
+                (name = "chat", description = "Chat analysis (server role)"),
+                (name = "games", description = "The game archive: ingest, queries, player records"),
+                (name = "moderation", description = "Review queue, cases, appeals and the moderation log (admin role)"),
+                (name = "reports", description = "Players' reports (player role)"),
+                (name = "cases", description = "Working review cases: claim, release, decide (admin role)"),
+                (name = "sanctions", description = "Standing, sanctions and appeals"),
+            )
+        )]
+        pub struct ApiDoc;
+    };
+}
+api_handlers!(api_doc);
 
 struct BearerAuth;
 
@@ -310,6 +275,50 @@ pub fn document() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
 }
 
+/// The methods a path item can hold, in the order `Allow` names them.
+static METHODS: [Method; 8] = [
+    Method::GET,
+    Method::HEAD,
+    Method::POST,
+    Method::PUT,
+    Method::PATCH,
+    Method::DELETE,
+    Method::OPTIONS,
+    Method::TRACE,
+];
+
+/// A path item's operations with their methods.
+fn operations(item: &PathItem) -> impl Iterator<Item = (&'static Method, &Operation)> {
+    let operations = [
+        &item.get,
+        &item.head,
+        &item.post,
+        &item.put,
+        &item.patch,
+        &item.delete,
+        &item.options,
+        &item.trace,
+    ];
+    METHODS
+        .iter()
+        .zip(operations)
+        .filter_map(|(method, operation)| operation.as_ref().map(|o| (method, o)))
+}
+
+/// The method and path of each documented operation, by operation id: where
+/// `routes::configure` mounts each handler.
+pub fn declared_operations() -> HashMap<String, (Method, String)> {
+    let mut declared = HashMap::new();
+    for (path, item) in &document().paths.paths {
+        for (method, operation) in operations(item) {
+            let id = operation.operation_id.clone().unwrap_or_default();
+            let earlier = declared.insert(id.clone(), (method.clone(), path.clone()));
+            assert!(earlier.is_none(), "two operations have the id {id:?}");
+        }
+    }
+    declared
+}
+
 /// Paths served besides the documented ones (the document itself and Swagger UI), with
 /// their methods.
 const UNDOCUMENTED_ROUTES: &[(&str, &[&str])] = &[
@@ -363,19 +372,9 @@ fn templates() -> &'static [Template] {
             .paths
             .iter()
             .map(|(path, item)| {
-                let methods = [
-                    ("GET", item.get.is_some()),
-                    ("HEAD", item.head.is_some()),
-                    ("POST", item.post.is_some()),
-                    ("PUT", item.put.is_some()),
-                    ("PATCH", item.patch.is_some()),
-                    ("DELETE", item.delete.is_some()),
-                    ("OPTIONS", item.options.is_some()),
-                    ("TRACE", item.trace.is_some()),
-                ]
-                .into_iter()
-                .filter_map(|(method, served)| served.then_some(method))
-                .collect();
+                let methods = operations(item)
+                    .map(|(method, _)| method.as_str())
+                    .collect();
                 Template::new(path, methods)
             })
             .collect();

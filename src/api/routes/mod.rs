@@ -1,4 +1,7 @@
-//! Route table: one module per resource; `configure` mounts them all.
+//! Route table: one module per resource. Each handler's `#[utoipa::path]` attribute is the one
+//! declaration of its method and path: `api_handlers!` lists the handlers once, `openapi.rs`
+//! documents that list, and `configure` mounts each handler at the method and path the
+//! document gives it.
 
 pub mod admin_cases;
 pub mod admin_entries;
@@ -22,136 +25,151 @@ pub mod standing;
 pub mod webhooks;
 pub mod whoami;
 
-use actix_web::web;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use actix_web::http::Method;
+use actix_web::{web, Route};
+
+use super::openapi;
+
+/// Every API handler, once, in the order the router tries their paths: the standing route
+/// first among `/api/v1` (game servers call it before every game and chat line, and each
+/// dynamic path tried costs a regex), static segments before a parameter in their place
+/// (`/games/by-number/{number}` before `/games/{id}`, `/admin/cases` before
+/// `/admin/cases/{id}`).
+///
+/// Expands to `$then! { module::handler, ... }`, so mounting and the document read one list.
+/// `/metrics` is not listed: `metrics_endpoint` mounts it and `openapi.rs` documents it.
+macro_rules! api_handlers {
+    ($then:ident) => {
+        $then! {
+            health::healthz,
+            health::readyz,
+            standing::player_standing,
+            whoami::whoami,
+            chat::check_line,
+            admin_tokens::list_tokens,
+            admin_tokens::create_token,
+            admin_tokens::revoke_token,
+            admin_queue::list_cases,
+            admin_entries::open_case,
+            admin_queue::get_case,
+            admin_queue::list_appeals,
+            webhooks::list_subscriptions,
+            webhooks::create_subscription,
+            webhooks::revoke_subscription,
+            webhooks::list_deliveries,
+            presets::list_presets,
+            modlog::list_modlog,
+            player_search::search_players,
+            personal_data::erase_player,
+            personal_data::export_player,
+            notes::list_notes,
+            notes::add_note,
+            games::list_games,
+            games::ingest_game,
+            games::get_game_by_number,
+            games::get_game,
+            games::export_pgn4,
+            flags::game_flags,
+            flags::player_flags,
+            players::player_summary,
+            conduct::player_conduct,
+            players::shared_games,
+            reports::file_report,
+            reports::my_reports,
+            sanctions::my_sanctions,
+            sanctions::list_sanctions,
+            sanctions::change_sanction,
+            admin_cases::claim_case,
+            admin_cases::release_case,
+            admin_cases::decide_case,
+            appeals::file_appeal,
+            appeals::decide_appeal,
+        }
+    };
+}
+pub(crate) use api_handlers;
+
+/// Sets a route's handler.
+type Handler = fn(Route) -> Route;
+
+macro_rules! handler_table {
+    ($($module:ident :: $handler:ident),+ $(,)?) => {
+        /// Each handler under its operation id: utoipa names an operation after its function.
+        const HANDLERS: &[(&str, Handler)] =
+            &[$((stringify!($handler), |route| route.to($module::$handler))),+];
+    };
+}
+api_handlers!(handler_table);
+
+/// The prefix of the API routes, mounted as one scope: a path outside it is not tried
+/// against each API route.
+const API_SCOPE: &str = "/api/v1";
+
+/// A mounted API route: its handler at the method and path its `#[utoipa::path]` declares.
+pub struct ApiRoute {
+    pub method: Method,
+    pub path: String,
+    handler: Handler,
+}
+
+impl ApiRoute {
+    fn route(&self) -> Route {
+        (self.handler)(web::route().method(self.method.clone()))
+    }
+}
+
+/// The API routes in the order they are mounted (`/metrics` aside, see `api_handlers!`).
+pub fn api_routes() -> &'static [ApiRoute] {
+    static ROUTES: OnceLock<Vec<ApiRoute>> = OnceLock::new();
+    ROUTES.get_or_init(|| {
+        let mut declared: HashMap<String, (Method, String)> = openapi::declared_operations();
+        HANDLERS
+            .iter()
+            .map(|&(name, handler)| {
+                let (method, path) = declared.remove(name).unwrap_or_else(|| {
+                    panic!("no documented operation {name}: operation ids are function names")
+                });
+                ApiRoute {
+                    method,
+                    path,
+                    handler,
+                }
+            })
+            .collect()
+    })
+}
+
+/// The routes grouped by path, each path where its first route is.
+fn by_path(routes: &[ApiRoute]) -> Vec<(&str, Vec<&ApiRoute>)> {
+    let mut groups: Vec<(&str, Vec<&ApiRoute>)> = Vec::new();
+    for route in routes {
+        match groups.iter_mut().find(|(path, _)| *path == route.path) {
+            Some((_, group)) => group.push(route),
+            None => groups.push((&route.path, vec![route])),
+        }
+    }
+    groups
+}
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    // `web::resource` (not the attribute macros) so a known path with another method gets 405.
-    cfg.service(web::resource("/healthz").route(web::get().to(health::healthz)))
-        .service(web::resource("/readyz").route(web::get().to(health::readyz)))
-        .service(
-            web::scope("/api/v1")
-                // First: the router tries resources in order, each dynamic one with a
-                // regex, and game servers call this before every game and chat line.
-                .service(
-                    web::resource("/players/{name}/standing")
-                        .route(web::get().to(standing::player_standing)),
-                )
-                .service(web::resource("/whoami").route(web::get().to(whoami::whoami)))
-                .service(web::resource("/chat/check").route(web::post().to(chat::check_line)))
-                .service(
-                    web::resource("/admin/tokens")
-                        .route(web::get().to(admin_tokens::list_tokens))
-                        .route(web::post().to(admin_tokens::create_token)),
-                )
-                .service(
-                    web::resource("/admin/tokens/{id}")
-                        .route(web::delete().to(admin_tokens::revoke_token)),
-                )
-                .service(
-                    web::resource("/admin/cases")
-                        .route(web::get().to(admin_queue::list_cases))
-                        .route(web::post().to(admin_entries::open_case)),
-                )
-                .service(
-                    web::resource("/admin/cases/{id}").route(web::get().to(admin_queue::get_case)),
-                )
-                .service(
-                    web::resource("/admin/appeals").route(web::get().to(admin_queue::list_appeals)),
-                )
-                .service(
-                    web::resource("/admin/webhooks")
-                        .route(web::get().to(webhooks::list_subscriptions))
-                        .route(web::post().to(webhooks::create_subscription)),
-                )
-                .service(
-                    web::resource("/admin/webhooks/{id}")
-                        .route(web::delete().to(webhooks::revoke_subscription)),
-                )
-                .service(
-                    web::resource("/admin/webhooks/{id}/deliveries")
-                        .route(web::get().to(webhooks::list_deliveries)),
-                )
-                .service(
-                    web::resource("/admin/presets").route(web::get().to(presets::list_presets)),
-                )
-                .service(web::resource("/admin/modlog").route(web::get().to(modlog::list_modlog)))
-                .service(
-                    web::resource("/admin/players")
-                        .route(web::get().to(player_search::search_players)),
-                )
-                .service(
-                    web::resource("/admin/players/{name}/erase")
-                        .route(web::post().to(personal_data::erase_player)),
-                )
-                .service(
-                    web::resource("/players/{name}/export")
-                        .route(web::get().to(personal_data::export_player)),
-                )
-                .service(
-                    web::resource("/admin/players/{name}/notes")
-                        .route(web::get().to(notes::list_notes))
-                        .route(web::post().to(notes::add_note)),
-                )
-                .service(
-                    web::resource("/games")
-                        .route(web::get().to(games::list_games))
-                        .route(web::post().to(games::ingest_game)),
-                )
-                .service(
-                    web::resource("/games/by-number/{number}")
-                        .route(web::get().to(games::get_game_by_number)),
-                )
-                .service(web::resource("/games/{id}").route(web::get().to(games::get_game)))
-                .service(web::resource("/games/{id}/pgn4").route(web::get().to(games::export_pgn4)))
-                .service(web::resource("/games/{id}/flags").route(web::get().to(flags::game_flags)))
-                .service(
-                    web::resource("/players/{name}/flags")
-                        .route(web::get().to(flags::player_flags)),
-                )
-                .service(
-                    web::resource("/players/{name}/summary")
-                        .route(web::get().to(players::player_summary)),
-                )
-                .service(
-                    web::resource("/players/{name}/conduct")
-                        .route(web::get().to(conduct::player_conduct)),
-                )
-                .service(
-                    web::resource("/players/{name}/games")
-                        .route(web::get().to(players::shared_games)),
-                )
-                .service(web::resource("/reports").route(web::post().to(reports::file_report)))
-                .service(web::resource("/reports/mine").route(web::get().to(reports::my_reports)))
-                .service(
-                    web::resource("/sanctions/mine").route(web::get().to(sanctions::my_sanctions)),
-                )
-                .service(
-                    web::resource("/admin/sanctions")
-                        .route(web::get().to(sanctions::list_sanctions)),
-                )
-                .service(
-                    web::resource("/admin/sanctions/{id}/change")
-                        .route(web::post().to(sanctions::change_sanction)),
-                )
-                .service(
-                    web::resource("/admin/cases/{id}/claim")
-                        .route(web::post().to(admin_cases::claim_case)),
-                )
-                .service(
-                    web::resource("/admin/cases/{id}/release")
-                        .route(web::post().to(admin_cases::release_case)),
-                )
-                .service(
-                    web::resource("/admin/cases/{id}/decision")
-                        .route(web::post().to(admin_cases::decide_case)),
-                )
-                .service(
-                    web::resource("/sanctions/{id}/appeal")
-                        .route(web::post().to(appeals::file_appeal)),
-                )
-                .service(
-                    web::resource("/admin/appeals/{id}/decision")
-                        .route(web::post().to(appeals::decide_appeal)),
-                ),
-        );
+    let mut scope = web::scope(API_SCOPE);
+    for (path, routes) in by_path(api_routes()) {
+        // One `web::resource` per path (not the attribute macros, which make one per route),
+        // so a known path asked with another method gets 405.
+        let resource = |path: &str| {
+            routes.iter().fold(web::resource(path), |resource, route| {
+                resource.route(route.route())
+            })
+        };
+        match path.strip_prefix(API_SCOPE) {
+            Some(rest) if rest.starts_with('/') => scope = scope.service(resource(rest)),
+            _ => {
+                cfg.service(resource(path));
+            }
+        }
+    }
+    cfg.service(scope);
 }
