@@ -10,7 +10,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use super::error::ApiError;
 use super::state::AppState;
-use super::{console, json, metrics_endpoint, middleware, openapi, routes};
+use super::{console, json, metrics_endpoint, middleware, openapi, route_table};
 
 /// Builds the application. `extra` mounts additional services (tests use it for fault
 /// injection routes); production passes `|_| {}`.
@@ -41,7 +41,7 @@ where
         // Before the /api/v1 scope, which would otherwise claim /api/v1/openapi.json.
         .service(SwaggerUi::new("/docs/{_:.*}").url(openapi::OPENAPI_PATH, openapi::document()))
         .configure(console::configure)
-        .configure(routes::configure)
+        .configure(route_table::configure)
         .configure(|cfg| metrics_endpoint::configure_on_api_listener(cfg, &metrics))
         .configure(extra)
         .default_service(web::to(not_found))

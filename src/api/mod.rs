@@ -18,6 +18,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod pagination;
 pub mod retention_job;
+pub mod route_table;
 pub mod routes;
 pub mod server;
 pub mod sqlite_writer;
