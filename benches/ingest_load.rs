@@ -149,7 +149,7 @@ fn start_server(o: &Options, database_url: String, conduct: bool) -> InProcess {
     let thread = std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
-            arbiter::api::background_tasks::spawn_background_tasks(state.clone());
+            arbiter::api::jobs::start::start_all(&state);
             let server = actix_web::HttpServer::new(move || build_app(state.clone(), |_| {}))
                 .workers(2)
                 .disable_signals()

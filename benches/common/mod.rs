@@ -81,7 +81,7 @@ pub fn serve_in_background(
         let system = actix_web::rt::System::new();
         let result = system.block_on(async move {
             if background_tasks {
-                arbiter::api::background_tasks::spawn_background_tasks(state.clone());
+                arbiter::api::jobs::start::start_all(&state);
             }
             let server = actix_web::HttpServer::new(move || {
                 arbiter::api::app::build_app(state.clone(), |_| {})

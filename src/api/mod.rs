@@ -6,18 +6,15 @@
 
 pub mod app;
 pub mod auth;
-pub mod background_tasks;
-pub mod checkpointer;
-pub mod conduct_applier;
 pub mod console;
 pub mod error;
+pub mod jobs;
 pub mod json;
 pub mod metrics;
 pub mod metrics_endpoint;
 pub mod middleware;
 pub mod openapi;
 pub mod pagination;
-pub mod retention_job;
 pub mod route_table;
 pub mod routes;
 pub mod server;
@@ -26,6 +23,5 @@ pub mod state;
 pub mod statuses;
 pub mod submission_schema;
 pub mod views;
-pub mod webhook_deliverer;
 pub mod webhook_signature;
 pub mod wire_enums;

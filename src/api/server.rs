@@ -8,7 +8,7 @@ use actix_web::{web, HttpServer};
 use anyhow::Context;
 
 use super::app::build_app;
-use super::background_tasks::spawn_background_tasks;
+use super::jobs::start::start_all;
 use super::metrics_endpoint::metrics_only_app;
 use super::state::AppState;
 use crate::config::Settings;
@@ -29,7 +29,7 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     }
     let state =
         web::Data::new(AppState::new(settings, pool).context("building the application state")?);
-    spawn_background_tasks(state.clone());
+    start_all(&state);
     // actix-web stops gracefully on SIGTERM and SIGINT.
     Listeners::start(state, true)?.run().await?;
     tracing::info!("stopped");

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use arbiter::api::auth::tokens::TokenRole;
+use arbiter::api::jobs::conduct_applier::ConductApplier;
 use arbiter::archive::{prepare_with, AbortPreset, Submission};
 use arbiter::cli::conduct::rebuild;
 use arbiter::conduct::ConductPolicy;
@@ -641,7 +642,7 @@ async fn an_unreadable_queued_game_is_dropped_and_the_rest_applied() {
 async fn the_background_applier_brings_records_up_to_date() {
     let app = TestApp::spawn_with(|s| s.conduct.apply_interval_ms = 20).await;
     let server = app.token(TokenRole::Server, "eu-1");
-    let applier = arbiter::api::conduct_applier::spawn(app.state.clone());
+    let applier = arbiter::api::jobs::job::start::<ConductApplier>(&app.state).expect("always");
     post_leaver_games(&app, &server, 938_000_000).await;
     let admin = app.token(TokenRole::Admin, "alice");
     let started = std::time::Instant::now();

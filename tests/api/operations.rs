@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
+use arbiter::api::jobs::checkpointer::Checkpointer;
 use arbiter::api::server::Listeners;
 use arbiter::store;
 
@@ -139,7 +140,7 @@ fn sqlite_file_len(url: &str) -> u64 {
 async fn the_checkpointer_copies_the_log_into_the_database_file() {
     let app = TestApp::spawn_with(|s| s.database.checkpoint_interval_ms = 10).await;
     if app.db.is_postgres() {
-        assert!(arbiter::api::checkpointer::spawn(app.state.clone()).is_none());
+        assert!(arbiter::api::jobs::job::start::<Checkpointer>(&app.state).is_none());
         return;
     }
     // Commits leave checkpoints to the checkpointer (until 16,384 log pages), so without it
@@ -173,7 +174,7 @@ async fn the_checkpointer_copies_the_log_into_the_database_file() {
         before,
         "commits did not checkpoint"
     );
-    let checkpointer = arbiter::api::checkpointer::spawn(app.state.clone()).expect("SQLite");
+    let checkpointer = arbiter::api::jobs::job::start::<Checkpointer>(&app.state).expect("SQLite");
     let started = std::time::Instant::now();
     while sqlite_file_len(&app.db.url) == before && started.elapsed().as_secs() < 20 {
         actix_web::rt::time::sleep(std::time::Duration::from_millis(10)).await;

@@ -3,7 +3,7 @@
 //! counts without changing anything.
 
 use arbiter::api::auth::tokens::TokenRole;
-use arbiter::api::retention_job::purge_due;
+use arbiter::api::jobs::retention::purge_due;
 use arbiter::cli::collusion::submission;
 use arbiter::moderation::retention::PersonalData;
 use arbiter::simulation::{simulate, SimulatedGame, SimulationConfig};

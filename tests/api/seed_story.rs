@@ -4,6 +4,7 @@
 //! appeal is decided, and every step is in the moderation log.
 
 use arbiter::api::auth::tokens::TokenRole;
+use arbiter::api::jobs::webhook_deliverer::WebhookDeliverer;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
@@ -35,7 +36,7 @@ async fn three_reports_one_case_a_chat_ban_an_appeal_and_the_log() {
     // The game server takes sanction events at its own URL (default delivery settings).
     let game_server = Receiver::start(&[]);
     let (_, secret) = subscribe(&app, &admin, &game_server.url(), None).await;
-    arbiter::api::webhook_deliverer::spawn(app.state.clone());
+    arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
 
     // The game server posts the finished game with its chat.
     let game = json!({

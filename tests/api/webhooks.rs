@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arbiter::api::auth::tokens::TokenRole;
+use arbiter::api::jobs::webhook_deliverer::WebhookDeliverer;
 use arbiter::api::webhook_signature::signature;
 use arbiter::store::{self, webhook_outbox};
 use diesel::prelude::*;
@@ -166,7 +167,7 @@ async fn a_chat_ban_reaches_the_game_server_signed_after_two_failures_once() {
     let alice = app.token(TokenRole::Admin, "alice");
     let receiver = Receiver::start(&[500, 503]);
     let (subscription, secret) = subscribe(&app, &alice, &receiver.url(), None).await;
-    arbiter::api::webhook_deliverer::spawn(app.state.clone());
+    arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
 
     let (sanction, _) = chat_ban(&app, &alice, 60).await;
     let got = receiver.wait_for(3, Duration::from_secs(10)).await;
@@ -252,7 +253,7 @@ async fn events_written_while_no_deliverer_runs_are_delivered_when_one_starts() 
             .execute(&mut *conn)
             .expect("move the sanction into the past");
     }
-    arbiter::api::webhook_deliverer::spawn(app.state.clone());
+    arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
     let got = receiver.wait_for(2, Duration::from_secs(10)).await;
     let kinds: Vec<String> = got
         .iter()

@@ -7,6 +7,7 @@ use std::time::Duration;
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
 use arbiter::api::error::ApiError;
+use arbiter::api::jobs::conduct_applier::ConductApplier;
 use diesel::prelude::*;
 use serde_json::json;
 
@@ -116,7 +117,7 @@ async fn concurrent_games_reports_and_reads_never_answer_5xx() {
         assert_eq!(post_game(&app, &server, number).await.status, 201);
     }
     // Games, reports and standing checks all at once; the conduct applier too.
-    let applier = arbiter::api::conduct_applier::spawn(app.state.clone());
+    let applier = arbiter::api::jobs::job::start::<ConductApplier>(&app.state).expect("always");
     let games = (N + 1..=3 * N).map(|n| post_game(&app, &server, n));
     let reports = (1..=N).map(|n| file_report(&app, n));
     let path = |n: i64| format!("/api/v1/players/g{n}/standing");

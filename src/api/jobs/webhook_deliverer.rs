@@ -1,18 +1,19 @@
-//! The webhook deliverer: a background task of every `arbiter serve` instance. It announces
-//! timed sanctions whose end has passed, leases due deliveries from the outbox, posts each
-//! signed event to its subscription's URL and records the attempt (delivered, retried later
-//! with exponential backoff, or given up). A decision on this instance wakes it at once;
+//! The webhook deliverer: announces timed sanctions whose end has passed, leases due
+//! deliveries from the outbox, posts each signed event to its subscription's URL and records
+//! the attempt (delivered, retried later with exponential backoff, or given up). A decision on this instance wakes it at once;
 //! otherwise it looks every `[webhooks] poll_interval_ms`. Delivery is at least once:
 //! receivers deduplicate by the `Arbiter-Event-Id` header (the body's `id`).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix_web::web;
 use chrono::TimeDelta;
+use tokio::sync::Notify;
 
-use super::error::ApiError;
-use super::state::AppState;
-use super::webhook_signature::{signature_header, SIGNATURE_HEADER};
+use super::job::{AfterPass, Job};
+use crate::api::error::ApiError;
+use crate::api::state::AppState;
+use crate::api::webhook_signature::{signature_header, SIGNATURE_HEADER};
 use crate::store::webhook_outbox::{self, AttemptResult, DueDelivery, RetrySchedule};
 use crate::store::{self};
 
@@ -21,9 +22,46 @@ const BATCH: i64 = 20;
 /// Ended sanctions announced per look.
 const ENDS_PER_LOOK: i64 = 100;
 
-/// Starts the deliverer on the current actix runtime; it runs until the runtime stops.
-pub fn spawn(state: web::Data<AppState>) -> actix_web::rt::task::JoinHandle<()> {
-    actix_web::rt::spawn(run(state))
+pub struct WebhookDeliverer {
+    client: awc::Client,
+    poll: Duration,
+    wake: Arc<Notify>,
+}
+
+impl Job for WebhookDeliverer {
+    const NAME: &'static str = "webhook deliverer";
+
+    fn for_instance(state: &AppState) -> Option<Self> {
+        let hooks = &state.settings.webhooks;
+        let client = awc::Client::builder()
+            .timeout(Duration::from_millis(hooks.timeout_ms))
+            .add_default_header(("User-Agent", "arbiter-webhooks"))
+            .finish();
+        Some(WebhookDeliverer {
+            client,
+            poll: Duration::from_millis(hooks.poll_interval_ms),
+            wake: state.webhooks_wake.clone(),
+        })
+    }
+
+    fn pause(&self) -> Duration {
+        self.poll
+    }
+
+    fn wake(&self) -> Option<Arc<Notify>> {
+        Some(self.wake.clone())
+    }
+
+    /// Everything is durable: what failed is looked at again on the next pass. A full batch
+    /// means more may be due, so the next look follows at once.
+    async fn pass(&mut self, state: &AppState) -> Result<AfterPass, ApiError> {
+        let leased = deliver_once(state, &self.client).await?;
+        Ok(if leased == BATCH as usize {
+            AfterPass::Again
+        } else {
+            AfterPass::Pause
+        })
+    }
 }
 
 fn schedule(state: &AppState) -> RetrySchedule {
@@ -37,29 +75,6 @@ fn schedule(state: &AppState) -> RetrySchedule {
 
 fn millis(ms: u64) -> TimeDelta {
     TimeDelta::milliseconds(i64::try_from(ms).unwrap_or(i64::MAX))
-}
-
-async fn run(state: web::Data<AppState>) {
-    let hooks = state.settings.webhooks.clone();
-    let client = awc::Client::builder()
-        .timeout(Duration::from_millis(hooks.timeout_ms))
-        .add_default_header(("User-Agent", "arbiter-webhooks"))
-        .finish();
-    let poll = Duration::from_millis(hooks.poll_interval_ms);
-    loop {
-        let busy = match deliver_once(&state, &client).await {
-            Ok(leased) => leased == BATCH as usize,
-            Err(e) => {
-                // Everything is durable: what failed is looked at again next time.
-                tracing::error!(error = %e, "webhook deliverer: look failed");
-                false
-            }
-        };
-        if !busy {
-            let wake = state.webhooks_wake.notified();
-            let _ = actix_web::rt::time::timeout(poll, wake).await;
-        }
-    }
 }
 
 /// One look: announce ended sanctions, then lease and send what is due. Returns how many

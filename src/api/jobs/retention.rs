@@ -1,6 +1,5 @@
-//! The retention job: a background task of every `arbiter serve` instance that purges the
-//! chat text and connection data whose period has passed (`store::retention`), one batch per
-//! write, every `[retention] interval_secs`.
+//! The retention job: purges the chat text and connection data whose period has passed
+//! (`store::retention`), one batch per write, every `[retention] interval_secs`.
 //!
 //! Each batch is one transaction on the bulk write line, so on SQLite people's writes and game
 //! ingest take turns with it; a pass that finds nothing due costs one indexed read per kind.
@@ -9,27 +8,34 @@
 
 use std::time::Duration;
 
-use actix_web::web;
 use diesel::Connection;
 
-use super::error::ApiError;
-use super::state::AppState;
+use super::job::{AfterPass, Job};
+use crate::api::error::ApiError;
+use crate::api::state::AppState;
 use crate::moderation::retention::PersonalData;
 use crate::store::{self, retention};
 
-/// Starts the job on the current actix runtime; it runs until the runtime stops.
-pub fn spawn(state: web::Data<AppState>) -> actix_web::rt::task::JoinHandle<()> {
-    actix_web::rt::spawn(run(state))
+pub struct RetentionJob {
+    interval: Duration,
 }
 
-async fn run(state: web::Data<AppState>) {
-    let interval = Duration::from_secs(state.settings.retention.interval_secs);
-    loop {
-        if let Err(e) = purge_due(&state).await {
-            // Nothing is half done: a failed batch rolled back and is due again next pass.
-            tracing::error!(error = %e, "retention: batch failed");
-        }
-        actix_web::rt::time::sleep(interval).await;
+impl Job for RetentionJob {
+    const NAME: &'static str = "retention";
+
+    fn for_instance(state: &AppState) -> Option<Self> {
+        Some(RetentionJob {
+            interval: Duration::from_secs(state.settings.retention.interval_secs),
+        })
+    }
+
+    fn pause(&self) -> Duration {
+        self.interval
+    }
+
+    /// Nothing is half done: a failed batch rolled back and is due again next pass.
+    async fn pass(&mut self, state: &AppState) -> Result<AfterPass, ApiError> {
+        purge_due(state).await.map(|_| AfterPass::Pause)
     }
 }
 
