@@ -111,9 +111,12 @@ impl Termination {
 }
 
 /// How a seat left an archived game.
+// The rules core's causes (`rules::game::EliminationCause`) and `forfeit`, which only the
+// connection events show; the document keeps the schema name it has always had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum EliminationCause {
+#[schema(as = EliminationCause)]
+pub enum ArchivedEliminationCause {
     Mated,
     Stalemated,
     Resigned,

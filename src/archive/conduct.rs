@@ -55,12 +55,12 @@ pub fn conduct_outcomes(
     preset: AbortPreset,
 ) -> [SeatOutcome; 4] {
     let placeholder = DateTime::<Utc>::UNIX_EPOCH;
-    let facts = conduct::GameFacts {
+    let facts = conduct::ConductFacts {
         game: GameNumber(0),
         variant: conduct_variant(input.variant),
         time_control: TimeControl::parse(input.time_control),
         custom_start: !matches!(input.start_setup, "4PC" | "4PCo"),
-        seats: std::array::from_fn(|i| conduct::SeatFacts {
+        seats: std::array::from_fn(|i| conduct::ConductSeat {
             player: PlayerId(0),
             rating_before: input.ratings[i].0,
             rating_after: input.ratings[i].1,

@@ -65,7 +65,7 @@ pub struct ChatRow {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct EventRow {
+pub struct EventFacts {
     pub kind: EventKind,
     pub seat: SeatColour,
     pub ply: i32,

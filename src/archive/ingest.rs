@@ -16,8 +16,8 @@ use super::conduct::{
 };
 use super::error::{replay_error, IngestError};
 use super::facts::{
-    date_tag, elimination_causes, seat_facts, stored, termination_kind, to_i32, ChatRow, EventRow,
-    GameFacts, SeatFacts,
+    date_tag, elimination_causes, seat_facts, stored, termination_kind, to_i32, ChatRow,
+    EventFacts, GameFacts, SeatFacts,
 };
 use super::submission::{content_hash, Submission};
 use super::validate::{check_chat, check_events, game_number, seats_for};
@@ -33,7 +33,7 @@ pub struct PreparedGame {
     pub game: GameFacts,
     pub seats: Vec<SeatFacts>,
     pub chat: Vec<ChatRow>,
-    pub events: Vec<EventRow>,
+    pub events: Vec<EventFacts>,
     /// Chat analysis findings, one per flag (empty when the chat was not analysed).
     pub flags: Vec<FlagFacts>,
     /// Automatic reports raised by the chat analysis.
@@ -130,10 +130,10 @@ pub fn prepare_with(
         _ => (Vec::new(), Vec::new()),
     };
     let window = review.and_then(|review| window_check(review.settings, &flags, &seats));
-    let events: Vec<EventRow> = submission
+    let events: Vec<EventFacts> = submission
         .events
         .iter()
-        .map(|e| EventRow {
+        .map(|e| EventFacts {
             kind: e.kind,
             seat: e.seat,
             ply: to_i32(e.ply),

@@ -24,7 +24,7 @@ pub use crate::conduct::abort::{classify, classify_with_leaves, Abort, AbortPres
 pub use chat_review::{severity_name, ChatReview, FlagFacts, ReportFacts, WindowCheck};
 pub use conduct::{conduct_outcomes, ConductInput, ConductOutcomes, StoredEvent};
 pub use error::{replay_error, IngestError};
-pub use facts::{points_taken, ChatRow, EventRow, GameFacts, SeatFacts};
+pub use facts::{points_taken, ChatRow, EventFacts, GameFacts, SeatFacts};
 pub use ingest::{prepare, prepare_with, CollusionFacts, PreparedGame};
 pub use settings::ArchiveSettings;
 pub use submission::{

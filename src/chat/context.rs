@@ -25,10 +25,10 @@ use super::ffa::FfaClass;
 use super::game_chat::{analyze_game_chat, ChatLine, GameChatAnalysis, GameChatContext};
 use super::line_analysis::{analyze_line, LineAnalysis};
 use super::line_context::LineContext;
-use super::mention::{Mention, MentionKind, PieceKind, Seat, Square};
+use super::mention::{Mention, MentionKind, SquareName};
 use super::position_verdict::PositionVerdict;
-use crate::rules::geometry::{Geometry, Seat as BoardSeat, Square as Cell};
-use crate::rules::piece::PieceKind as BoardKind;
+use crate::rules::geometry::{Geometry, Seat, Square};
+use crate::rules::piece::PieceKind;
 use crate::rules::position::{Move, MoveKind, MoveList, Position, SeatStatus};
 use crate::rules::replay::Replay;
 
@@ -64,7 +64,7 @@ impl<'a> BoardContext<'a> {
 /// move within the last round (four plies): a bare "check" sent after it announces it.
 /// None without a sender; false when the sender has not moved within the last round.
 pub fn sender_gave_check(replay: &Replay, ply: u32, sender: Option<Seat>) -> Option<bool> {
-    let seat = board_seat(sender?);
+    let seat = sender?;
     let ply = (ply as usize).min(replay.plies.len());
     let last = replay.plies[..ply]
         .iter()
@@ -82,53 +82,38 @@ pub struct PositionCheck {
     pub findings: Vec<String>,
 }
 
-/// The rules core's seat for a chat seat.
-pub fn board_seat(seat: Seat) -> BoardSeat {
-    match seat {
-        Seat::Red => BoardSeat::Red,
-        Seat::Blue => BoardSeat::Blue,
-        Seat::Yellow => BoardSeat::Yellow,
-        Seat::Green => BoardSeat::Green,
-    }
-}
-
-fn kind_matches(said: PieceKind, actual: BoardKind) -> bool {
+fn kind_matches(said: PieceKind, actual: PieceKind) -> bool {
     match said {
-        PieceKind::King => actual == BoardKind::King,
         // "queen" covers the promoted 1-point queen too; `D` names only that one.
         PieceKind::Queen => actual.is_queenlike(),
-        PieceKind::OnePointQueen => actual == BoardKind::OnePointQueen,
-        PieceKind::Rook => actual == BoardKind::Rook,
-        PieceKind::Bishop => actual == BoardKind::Bishop,
-        PieceKind::Knight => actual == BoardKind::Knight,
-        PieceKind::Pawn => actual == BoardKind::Pawn,
+        _ => actual == said,
     }
 }
 
-fn kind_name(kind: BoardKind) -> &'static str {
+fn kind_name(kind: PieceKind) -> &'static str {
     match kind {
-        BoardKind::Pawn => "pawn",
-        BoardKind::Knight => "knight",
-        BoardKind::Bishop => "bishop",
-        BoardKind::Rook => "rook",
-        BoardKind::Queen => "queen",
-        BoardKind::King => "king",
-        BoardKind::OnePointQueen => "1-point queen",
+        PieceKind::Pawn => "pawn",
+        PieceKind::Knight => "knight",
+        PieceKind::Bishop => "bishop",
+        PieceKind::Rook => "rook",
+        PieceKind::Queen => "queen",
+        PieceKind::King => "king",
+        PieceKind::OnePointQueen => "1-point queen",
     }
 }
 
-fn cell(position: &Position, square: Square) -> Option<Cell> {
+fn cell(position: &Position, square: SquareName) -> Option<Square> {
     position
         .geometry()
         .square(i16::from(square.file), i16::from(square.rank) - 1)
 }
 
 /// Plies until `seat` is to move (0: it is to move now).
-fn plies_until(position: &Position, seat: BoardSeat) -> usize {
+fn plies_until(position: &Position, seat: Seat) -> usize {
     let turn = position.turn().index();
     let mut distance = 0;
     for i in 0..4 {
-        let s = BoardSeat::from_index(turn + i);
+        let s = Seat::from_index(turn + i);
         if s == seat {
             return distance;
         }
@@ -148,24 +133,23 @@ fn when(plies: usize) -> String {
 }
 
 /// Seats other than the sender that still choose moves.
-fn other_players(position: &Position, sender: Option<Seat>) -> Vec<BoardSeat> {
-    let sender = sender.map(board_seat);
-    BoardSeat::ALL
+fn other_players(position: &Position, sender: Option<Seat>) -> Vec<Seat> {
+    Seat::ALL
         .into_iter()
         .filter(|&s| Some(s) != sender && position.status(s) == SeatStatus::Active)
         .collect()
 }
 
-fn value(kind: BoardKind) -> i32 {
+fn value(kind: PieceKind) -> i32 {
     kind.ffa_value()
 }
 
 /// Cheapest live attacker of `sq` among the opponents of `owner` still in play, and whether
 /// `owner` (or a Teams partner) defends it.
-fn exchange_view(position: &Position, sq: Cell, owner: BoardSeat) -> (Option<i32>, bool) {
+fn exchange_view(position: &Position, sq: Square, owner: Seat) -> (Option<i32>, bool) {
     let mut cheapest: Option<i32> = None;
     let mut defended = false;
-    for s in BoardSeat::ALL {
+    for s in Seat::ALL {
         if position.status(s) == SeatStatus::Out {
             continue;
         }
@@ -187,12 +171,12 @@ fn exchange_view(position: &Position, sq: Cell, owner: BoardSeat) -> (Option<i32
 }
 
 /// A live piece that an opponent can take for free or for less than it is worth.
-fn is_hanging(position: &Position, sq: Cell) -> Option<bool> {
+fn is_hanging(position: &Position, sq: Square) -> Option<bool> {
     let piece = position.piece_at(sq)?;
     if piece.dead {
         return Some(false);
     }
-    if piece.kind == BoardKind::King {
+    if piece.kind == PieceKind::King {
         return Some(position.in_check(piece.seat));
     }
     let (cheapest, defended) = exchange_view(position, sq, piece.seat);
@@ -208,7 +192,7 @@ fn clearly_bad(position: &Position, mv: Move) -> bool {
     let Some(moved) = position.piece_at(mv.from) else {
         return false;
     };
-    if moved.kind == BoardKind::King {
+    if moved.kind == PieceKind::King {
         return false;
     }
     let gained = position
@@ -236,8 +220,8 @@ fn clearly_bad(position: &Position, mv: Move) -> bool {
 
 struct MoveMention {
     piece: Option<PieceKind>,
-    from: Option<Cell>,
-    to: Cell,
+    from: Option<Square>,
+    to: Square,
     capture: bool,
     captured: Option<PieceKind>,
     promotion: Option<PieceKind>,
@@ -395,13 +379,7 @@ pub fn check_mentions(
                 });
             }
             MentionKind::Check { target } if about_moves => {
-                check_checks(
-                    position,
-                    &others,
-                    target.map(board_seat),
-                    &mut buf,
-                    &mut tally,
-                );
+                check_checks(position, &others, *target, &mut buf, &mut tally);
                 if let Some(seat) = target {
                     seat_status(position, *seat, &mut tally);
                 }
@@ -469,7 +447,7 @@ pub fn verdict_for(
 
 fn check_move(
     position: &Position,
-    others: &[BoardSeat],
+    others: &[Seat],
     buf: &mut MoveList,
     tally: &mut Tally,
     mention: &Mention,
@@ -540,8 +518,8 @@ fn piece_word(kind: PieceKind) -> &'static str {
 
 fn check_checks(
     position: &Position,
-    others: &[BoardSeat],
-    target: Option<BoardSeat>,
+    others: &[Seat],
+    target: Option<Seat>,
     buf: &mut MoveList,
     tally: &mut Tally,
 ) {
@@ -552,7 +530,7 @@ fn check_checks(
         for &mv in buf.iter() {
             let mut after = p;
             after.make(mv);
-            let victim = BoardSeat::ALL.into_iter().find(|&v| {
+            let victim = Seat::ALL.into_iter().find(|&v| {
                 target.is_none_or(|t| t == v)
                     && v != seat
                     && p.are_opponents(seat, v)
@@ -591,12 +569,10 @@ fn check_piece(
     sender: Option<Seat>,
     piece: PieceKind,
     owner: Option<Seat>,
-    square: Option<Square>,
+    square: Option<SquareName>,
     tally: &mut Tally,
 ) {
-    let owner = owner.map(board_seat);
-    let sender = sender.map(board_seat);
-    let mut candidates: Vec<Cell> = Vec::new();
+    let mut candidates: Vec<Square> = Vec::new();
     match square {
         Some(square) => {
             if let Some(sq) = cell(position, square) {
@@ -609,7 +585,7 @@ fn check_piece(
             }
         }
         None => {
-            for seat in BoardSeat::ALL {
+            for seat in Seat::ALL {
                 if owner.is_some_and(|o| o != seat) || (owner.is_none() && Some(seat) == sender) {
                     continue;
                 }
@@ -657,7 +633,7 @@ fn check_piece(
 }
 
 fn seat_status(position: &Position, seat: Seat, tally: &mut Tally) {
-    let s = board_seat(seat);
+    let s = seat;
     let active = position.status(s) == SeatStatus::Active;
     if !active {
         tally

@@ -62,7 +62,7 @@ pub(crate) enum PatternRole {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Pattern {
+pub(crate) struct LexiconPattern {
     pub role: PatternRole,
     /// Run lengths the line must reach at each byte (so "as" does not match "ass").
     pub runs: Box<[u8]>,
@@ -109,7 +109,7 @@ impl CueNames {
 #[derive(Clone, Debug)]
 pub struct Lexicon {
     pub entries: Vec<LexiconEntry>,
-    pub(crate) patterns: Vec<Pattern>,
+    pub(crate) patterns: Vec<LexiconPattern>,
     pub(crate) automaton: AhoCorasick,
     /// Matching forms of offensive entries by first byte, for censored words ("f*ck").
     pub(crate) censor_index: HashMap<u8, Vec<(Box<str>, u32)>>,
@@ -380,7 +380,7 @@ impl Lexicon {
 #[derive(Default)]
 struct PatternSet {
     texts: Vec<String>,
-    patterns: Vec<Pattern>,
+    patterns: Vec<LexiconPattern>,
 }
 
 impl PatternSet {
@@ -427,7 +427,7 @@ impl PatternSet {
         let text = line.text[start..end].to_string();
         let runs: Box<[u8]> = line.runs()[start..end].into();
         self.texts.push(text);
-        self.patterns.push(Pattern {
+        self.patterns.push(LexiconPattern {
             role,
             runs,
             leading_space: lead,

@@ -1,20 +1,9 @@
 //! The situation a line was written in: the variant, the channel, whether the game was
 //! still being played, and what the board showed when the rules core looked.
 
-use serde::{Deserialize, Serialize};
-
 use super::position_verdict::PositionVerdict;
 
-/// The game variant a line was written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Variant {
-    Teams,
-    #[default]
-    Ffa,
-    Solo,
-    Other,
-}
+pub use crate::rules::variant::Variant;
 
 /// Where a line was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

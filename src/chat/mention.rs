@@ -6,52 +6,24 @@ use serde::{Deserialize, Serialize};
 
 use super::normalize::NormalizedLine;
 use super::types::Span;
+use crate::rules::geometry::Seat;
+use crate::rules::piece::PieceKind;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Seat {
-    Red,
-    Blue,
-    Yellow,
-    Green,
+/// A piece's letter as a player writes it, either case: `K Q R B N P`, and `D` for the FFA
+/// 1-point queen.
+fn piece_from_letter(letter: u8) -> Option<PieceKind> {
+    PieceKind::from_letter(letter.to_ascii_uppercase() as char)
 }
 
+/// A square as a player writes it (`e4`): files a..n (0..13), ranks 1..14. The board's own
+/// squares are `rules::geometry::Square`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PieceKind {
-    King,
-    Queen,
-    Rook,
-    Bishop,
-    Knight,
-    Pawn,
-    /// The FFA 1-point queen (`D` in PGN4).
-    OnePointQueen,
-}
-
-impl PieceKind {
-    fn from_letter(letter: u8) -> Option<PieceKind> {
-        Some(match letter.to_ascii_uppercase() {
-            b'K' => PieceKind::King,
-            b'Q' => PieceKind::Queen,
-            b'R' => PieceKind::Rook,
-            b'B' => PieceKind::Bishop,
-            b'N' => PieceKind::Knight,
-            b'P' => PieceKind::Pawn,
-            b'D' => PieceKind::OnePointQueen,
-            _ => return None,
-        })
-    }
-}
-
-/// A square of the 14x14 board: files a..n (0..13), ranks 1..14.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Square {
+pub struct SquareName {
     pub file: u8,
     pub rank: u8,
 }
 
-impl std::fmt::Display for Square {
+impl std::fmt::Display for SquareName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}{}", (b'a' + self.file) as char, self.rank)
     }
@@ -63,8 +35,8 @@ impl std::fmt::Display for Square {
 pub enum MentionKind {
     Move {
         piece: Option<PieceKind>,
-        from: Option<Square>,
-        to: Square,
+        from: Option<SquareName>,
+        to: SquareName,
         capture: bool,
         captured: Option<PieceKind>,
         promotion: Option<PieceKind>,
@@ -73,12 +45,12 @@ pub enum MentionKind {
         long: bool,
     },
     Square {
-        square: Square,
+        square: SquareName,
     },
     Piece {
         piece: PieceKind,
         owner: Option<Seat>,
-        square: Option<Square>,
+        square: Option<SquareName>,
     },
     Seat {
         seat: Seat,
@@ -109,7 +81,7 @@ pub enum Tense {
 }
 
 /// Parses a square like `e7` or `n14` (files a-n, ranks 1-14).
-pub fn parse_square(text: &[u8]) -> Option<(Square, usize)> {
+pub fn parse_square(text: &[u8]) -> Option<(SquareName, usize)> {
     let file = *text.first()?;
     if !(b'a'..=b'n').contains(&file) {
         return None;
@@ -132,7 +104,7 @@ pub fn parse_square(text: &[u8]) -> Option<(Square, usize)> {
         }
     }
     Some((
-        Square {
+        SquareName {
             file: file - b'a',
             rank,
         },
@@ -158,11 +130,11 @@ pub fn parse_move(word: &str) -> Option<MentionKind> {
     let mut piece = None;
     if let Some(&first) = bytes.first() {
         if first.is_ascii_uppercase() {
-            piece = Some(PieceKind::from_letter(first)?);
+            piece = Some(piece_from_letter(first)?);
             i = 1;
         } else if matches!(first, b'n' | b'q' | b'k' | b'r') && bytes.get(1) == Some(&b'x') {
             // Lower-case piece letters only before a capture ("nxf5").
-            piece = PieceKind::from_letter(first);
+            piece = piece_from_letter(first);
             i = 1;
         }
     }
@@ -174,7 +146,7 @@ pub fn parse_move(word: &str) -> Option<MentionKind> {
         i += 1;
         if let Some(&c) = bytes.get(i) {
             if c.is_ascii_uppercase() {
-                captured = Some(PieceKind::from_letter(c)?);
+                captured = Some(piece_from_letter(c)?);
                 i += 1;
             }
         }
@@ -191,7 +163,7 @@ pub fn parse_move(word: &str) -> Option<MentionKind> {
             i += 1;
             if let Some(&c) = bytes.get(i) {
                 if c.is_ascii_uppercase() {
-                    captured = Some(PieceKind::from_letter(c)?);
+                    captured = Some(piece_from_letter(c)?);
                     i += 1;
                 }
             }
@@ -209,7 +181,7 @@ pub fn parse_move(word: &str) -> Option<MentionKind> {
     }
     let mut promotion = None;
     if bytes.get(i) == Some(&b'=') {
-        promotion = Some(PieceKind::from_letter(*bytes.get(i + 1)?)?);
+        promotion = Some(piece_from_letter(*bytes.get(i + 1)?)?);
         i += 2;
     }
     if i != bytes.len() {
@@ -410,7 +382,7 @@ fn square_after(
     original: &str,
     line: &NormalizedLine,
     index: usize,
-) -> Option<Square> {
+) -> Option<SquareName> {
     let tokens = &line.tokens;
     let preposition = tokens.get(index + 1)?;
     if !words.on.iter().any(|w| w == line.token_text(preposition)) {
@@ -442,7 +414,7 @@ mod tests {
     fn squares_and_moves() {
         assert_eq!(
             parse_square(b"n14"),
-            Some((Square { file: 13, rank: 14 }, 3))
+            Some((SquareName { file: 13, rank: 14 }, 3))
         );
         assert_eq!(parse_square(b"o4"), None);
         assert_eq!(parse_square(b"a15"), None);
@@ -495,7 +467,7 @@ mod tests {
             m.kind,
             MentionKind::Piece {
                 piece: PieceKind::Knight,
-                square: Some(Square { file: 5, rank: 4 }),
+                square: Some(SquareName { file: 5, rank: 4 }),
                 ..
             }
         )));

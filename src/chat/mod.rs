@@ -44,7 +44,7 @@ pub use game_chat::{
 pub use lexicon::{Lexicon, LexiconError, LexiconSources};
 pub use line_analysis::{analyze_line, analyze_line_with, LineAnalysis, Scratch};
 pub use line_context::{Channel, LineContext, Variant};
-pub use mention::{Mention, MentionKind, PieceKind, Seat, Square, Tense};
+pub use mention::{Mention, MentionKind, SquareName, Tense};
 pub use normalize::NormalizedLine;
 pub use position_verdict::PositionVerdict;
 pub use settings::{ChatSettings, MAX_CHAT_WINDOW_GAMES};

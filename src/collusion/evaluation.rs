@@ -18,12 +18,12 @@ pub const BINS: [(u64, u64); 4] = [(5, 9), (10, 19), (20, 39), (40, u64::MAX)];
 
 /// One cell: pairs of a kind in a bin and how many were found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cell {
+pub struct TableCell {
     pub pairs: usize,
     pub found: usize,
 }
 
-impl Cell {
+impl TableCell {
     pub fn rate(&self) -> Option<f64> {
         (self.pairs > 0).then(|| self.found as f64 / self.pairs as f64)
     }
@@ -32,10 +32,10 @@ impl Cell {
 /// The table: per kind, one cell per bin; honest pairs the same way (found = false positives).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evaluation {
-    pub kinds: Vec<(&'static str, Vec<Cell>)>,
-    pub honest: Vec<Cell>,
+    pub kinds: Vec<(&'static str, Vec<TableCell>)>,
+    pub honest: Vec<TableCell>,
     /// Honest pairs with at least the first bin's games, and how many were found.
-    pub honest_total: Cell,
+    pub honest_total: TableCell,
     /// The honest pairs' 99.9th percentile score: the threshold an FPR of 1 in 1,000 allows.
     pub honest_score_999: Option<f64>,
 }
@@ -55,8 +55,9 @@ fn found(pair: &JudgedPair) -> bool {
 }
 
 pub fn evaluate(pairs: &[JudgedPair], kinds: &[&'static str]) -> Evaluation {
-    let empty = || vec![Cell { pairs: 0, found: 0 }; BINS.len()];
-    let mut table: Vec<(&'static str, Vec<Cell>)> = kinds.iter().map(|k| (*k, empty())).collect();
+    let empty = || vec![TableCell { pairs: 0, found: 0 }; BINS.len()];
+    let mut table: Vec<(&'static str, Vec<TableCell>)> =
+        kinds.iter().map(|k| (*k, empty())).collect();
     let mut honest = empty();
     let mut honest_scores = Vec::new();
     for pair in pairs {
@@ -83,7 +84,7 @@ pub fn evaluate(pairs: &[JudgedPair], kinds: &[&'static str]) -> Evaluation {
         let at = ((honest_scores.len() as f64) * 0.999).floor() as usize;
         honest_scores[at.min(honest_scores.len() - 1)]
     });
-    let honest_total = Cell {
+    let honest_total = TableCell {
         pairs: honest.iter().map(|c| c.pairs).sum(),
         found: honest.iter().map(|c| c.found).sum(),
     };
@@ -124,9 +125,9 @@ mod tests {
             judged(None, 3, Some(Finding::PrearrangedTeaming)),
         ];
         let e = evaluate(&pairs, &["sparing", "self_partnering"]);
-        assert_eq!(e.kinds[0].1[2], Cell { pairs: 2, found: 1 });
-        assert_eq!(e.kinds[1].1[3], Cell { pairs: 2, found: 1 });
-        assert_eq!(e.honest_total, Cell { pairs: 2, found: 1 });
-        assert_eq!(e.honest[1], Cell { pairs: 1, found: 1 });
+        assert_eq!(e.kinds[0].1[2], TableCell { pairs: 2, found: 1 });
+        assert_eq!(e.kinds[1].1[3], TableCell { pairs: 2, found: 1 });
+        assert_eq!(e.honest_total, TableCell { pairs: 2, found: 1 });
+        assert_eq!(e.honest[1], TableCell { pairs: 1, found: 1 });
     }
 }

@@ -33,4 +33,4 @@ pub use ledger::Ledger;
 pub use policy::{CollusionPolicy, CollusionSettings};
 pub use rings::{rings, Ring};
 pub use score::{score_pair, PairScore, Pattern};
-pub use tally::{Channel, PairRecord, PlayerTallies, Sums, Tally};
+pub use tally::{PairRecord, PlayerTallies, Sums, Tally, TallyKind};

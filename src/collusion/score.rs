@@ -14,7 +14,7 @@
 
 use super::interaction::SeatGeometry;
 use super::policy::CollusionPolicy;
-use super::tally::{Channel, PairRecord, PlayerTallies, Sums, Tally};
+use super::tally::{PairRecord, PlayerTallies, Sums, Tally, TallyKind};
 
 /// Which way a pair's play leans.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,7 +59,7 @@ impl Direction {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Driver {
     pub direction: Direction,
-    pub channel: Channel,
+    pub channel: TallyKind,
     pub trials: u64,
     pub observed: u64,
     pub expected: f64,
@@ -130,7 +130,7 @@ fn rate(sums: &Sums, prior: f64, weight: f64) -> f64 {
 }
 
 /// The population rate of a channel and geometry (Jeffreys-smoothed).
-fn population_rate(population: &Tally, channel: Channel, geometry: SeatGeometry) -> f64 {
+fn population_rate(population: &Tally, channel: TallyKind, geometry: SeatGeometry) -> f64 {
     let s = population.get(channel, geometry);
     ((s.successes as f64 + 0.5) / (s.trials as f64 + 1.0)).clamp(1e-4, 1.0 - 1e-4)
 }
@@ -192,7 +192,7 @@ fn direction_parts(
     let gives = giver.all.given.minus(&giver.shared.given);
     let draws = receiver.all.received.minus(&receiver.shared.received);
     let population = population.minus(play);
-    Channel::ALL.map(|channel| {
+    TallyKind::ALL.map(|channel| {
         let mut total = Part::default();
         for g in SeatGeometry::ALL {
             total.add(part(
@@ -245,8 +245,8 @@ pub fn score_pair(
             // Checks are shown as a driver but not scored: whether a check is worth giving
             // depends on both kings' surroundings far more than a free capture does, and in
             // the simulator honest pairs' check counts spread too widely to judge by.
-            sparing.add(p[Channel::Capture.index()]);
-            feeding.add(p[Channel::Gift.index()]);
+            sparing.add(p[TallyKind::Capture.index()]);
+            feeding.add(p[TallyKind::Gift.index()]);
         }
         for (pattern, value) in [
             (Pattern::Sparing, -sparing.z()),
@@ -257,7 +257,7 @@ pub fn score_pair(
             }
         }
         if direction != Direction::Both {
-            for channel in Channel::ALL {
+            for channel in TallyKind::ALL {
                 let p = parts[0][channel.index()];
                 drivers.push(Driver {
                     direction,
@@ -397,7 +397,7 @@ mod tests {
         assert!(!two.reaches(policy.threshold, &policy));
         assert!(forty.reaches(policy.threshold, &policy), "{}", forty.score);
         assert_eq!(forty.direction, Direction::Both);
-        assert_eq!(forty.drivers[0].channel, Channel::Capture);
+        assert_eq!(forty.drivers[0].channel, TallyKind::Capture);
         assert_eq!(forty.drivers[0].observed, 0);
     }
 

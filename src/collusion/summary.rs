@@ -5,7 +5,7 @@ use super::accounts::AccountLink;
 use super::interaction::{Moment, MomentKind};
 use super::rings::Ring;
 use super::score::{Direction, PairScore};
-use super::tally::Channel;
+use super::tally::TallyKind;
 
 /// A surprising moment of one shared game: `by` spared or fed `to`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,12 +52,14 @@ pub fn summary(
                 _ => (first, second),
             };
             let what = match d.channel {
-                Channel::Capture => format!(
+                TallyKind::Capture => format!(
                     "took {to}'s free pieces on {} of {} chances",
                     d.observed, d.trials
                 ),
-                Channel::Check => format!("checked {to} on {} of {} chances", d.observed, d.trials),
-                Channel::Gift => format!(
+                TallyKind::Check => {
+                    format!("checked {to} on {} of {} chances", d.observed, d.trials)
+                }
+                TallyKind::Gift => format!(
                     "left pieces hanging to {to} on {} of {} moves",
                     d.observed, d.trials
                 ),

@@ -11,7 +11,7 @@ use crate::rules::geometry::Seat;
 /// What is counted: trials (chances or turns) and successes (taken or given) per game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Channel {
+pub enum TallyKind {
     /// Free captures: chances, captures taken.
     Capture,
     /// Checks: chances, checks given.
@@ -20,8 +20,8 @@ pub enum Channel {
     Gift,
 }
 
-impl Channel {
-    pub const ALL: [Channel; 3] = [Channel::Capture, Channel::Check, Channel::Gift];
+impl TallyKind {
+    pub const ALL: [TallyKind; 3] = [TallyKind::Capture, TallyKind::Check, TallyKind::Gift];
 
     pub fn index(self) -> usize {
         self as usize
@@ -29,18 +29,18 @@ impl Channel {
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Channel::Capture => "capture",
-            Channel::Check => "check",
-            Channel::Gift => "gift",
+            TallyKind::Capture => "capture",
+            TallyKind::Check => "check",
+            TallyKind::Gift => "gift",
         }
     }
 
     /// (trials, successes) of one game.
     pub fn counts(self, play: &PairPlay) -> (u32, u32) {
         match self {
-            Channel::Capture => (play.capture_chances, play.captures),
-            Channel::Check => (play.check_chances, play.checks),
-            Channel::Gift => (play.turns, play.gifts),
+            TallyKind::Capture => (play.capture_chances, play.captures),
+            TallyKind::Check => (play.check_chances, play.checks),
+            TallyKind::Gift => (play.turns, play.gifts),
         }
     }
 }
@@ -166,13 +166,13 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn get(&self, channel: Channel, geometry: SeatGeometry) -> &Sums {
+    pub fn get(&self, channel: TallyKind, geometry: SeatGeometry) -> &Sums {
         &self.sums[channel.index()][geometry.index()]
     }
 
     /// Adds one game's play toward one opponent sitting at `geometry`.
     pub fn add(&mut self, play: &PairPlay, geometry: SeatGeometry) {
-        for channel in Channel::ALL {
+        for channel in TallyKind::ALL {
             let (n, o) = channel.counts(play);
             self.sums[channel.index()][geometry.index()].add(n, o);
         }

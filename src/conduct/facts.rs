@@ -48,7 +48,7 @@ pub use super::abort::TimeControl;
 
 /// One seat of a game: who sat there and the rating before and after (when rated).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeatFacts {
+pub struct ConductSeat {
     pub player: PlayerId,
     pub rating_before: Option<i32>,
     pub rating_after: Option<i32>,
@@ -80,7 +80,7 @@ pub struct GameEvent {
 
 /// Everything about a game the outcome needs besides the replayed moves.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GameFacts {
+pub struct ConductFacts {
     pub game: GameNumber,
     pub variant: Variant,
     /// `None` when unknown: the bullet rule then does not apply.
@@ -88,7 +88,7 @@ pub struct GameFacts {
     /// The game started from a custom position (not `4PC` / `4PCo`).
     pub custom_start: bool,
     /// Red, Blue, Yellow, Green.
-    pub seats: [SeatFacts; 4],
+    pub seats: [ConductSeat; 4],
     pub events: Vec<GameEvent>,
     pub ended_at: DateTime<Utc>,
 }

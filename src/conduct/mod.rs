@@ -20,7 +20,7 @@ pub mod signal;
 pub mod stored;
 pub mod view;
 
-pub use facts::{GameEvent, GameEventKind, GameFacts, SeatColor, SeatFacts, TimeControl};
+pub use facts::{ConductFacts, ConductSeat, GameEvent, GameEventKind, SeatColor, TimeControl};
 pub use outcome::{
     leaves, outcomes, Departure, DepartureKind, OutcomeKind, PositionAssessment, SeatOutcome,
 };

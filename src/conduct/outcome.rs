@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::facts::{GameEvent, GameEventKind, GameFacts, SeatColor};
+use super::facts::{ConductFacts, GameEvent, GameEventKind, SeatColor};
 use super::policy::ConductPolicy;
 use crate::conduct::abort::{classify_with_leaves, AbortContext, AbortPreset, Leave};
 use crate::moderation::{GameNumber, PlayerId, Variant};
@@ -188,7 +188,7 @@ struct Connection {
 /// conduct outcomes and `games.aborted` always agree.
 pub fn outcomes(
     replay: &Replay,
-    facts: &GameFacts,
+    facts: &ConductFacts,
     policy: &ConductPolicy,
     abort_rule: AbortPreset,
 ) -> [SeatOutcome; 4] {

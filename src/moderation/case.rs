@@ -76,12 +76,46 @@ impl CaseFacts {
     }
 }
 
-/// One explained component of a case's priority.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PriorityPart {
-    pub name: String,
-    /// Points this component adds (0 up to its weight).
-    pub points: f64,
+/// The explained components of a case's priority, each the points it adds (0 up to its
+/// weight).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PriorityParts {
+    pub reason_severity: f64,
+    pub independent_reporters: f64,
+    pub reporter_accuracy: f64,
+    pub automatic_evidence: f64,
+    pub earlier_sanctions: f64,
+    /// The only part that changes while nothing happens to the case: it is computed at read
+    /// time, the others are stored (`priority_base`).
+    pub age: f64,
+}
+
+impl PriorityParts {
+    /// Each part with its name, in the order the queue explains them.
+    pub fn named(&self) -> [(&'static str, f64); 6] {
+        [
+            ("reason_severity", self.reason_severity),
+            ("independent_reporters", self.independent_reporters),
+            ("reporter_accuracy", self.reporter_accuracy),
+            ("automatic_evidence", self.automatic_evidence),
+            ("earlier_sanctions", self.earlier_sanctions),
+            ("age", self.age),
+        ]
+    }
+
+    /// Every part but the age: what a case's row stores.
+    pub fn without_age(&self) -> f64 {
+        self.reason_severity
+            + self.independent_reporters
+            + self.reporter_accuracy
+            + self.automatic_evidence
+            + self.earlier_sanctions
+    }
+
+    /// The unrounded sum of the parts.
+    pub fn total(&self) -> f64 {
+        self.without_age() + self.age
+    }
 }
 
 /// A case's place in the queue: higher first.
@@ -89,7 +123,7 @@ pub struct PriorityPart {
 pub struct Priority {
     /// 0..=100, the rounded sum of the parts.
     pub score: u8,
-    pub parts: Vec<PriorityPart>,
+    pub parts: PriorityParts,
 }
 
 /// Ranks a case for the admin queue. Each part is its weight times a fraction in 0..=1 that
@@ -116,47 +150,32 @@ pub fn case_priority(facts: &CaseFacts, now: DateTime<Utc>, policy: &ModerationP
     }
     let accuracy_sum: f64 = reporters.values().sum();
 
-    let fractions = [
-        (
-            "reason_severity",
+    let points = |weight: f64, fraction: f64| safe_weight(weight) * unit(fraction);
+    let parts = PriorityParts {
+        reason_severity: points(
             p.severity_weight,
             f64::from(facts.key.reason.severity()) / 5.0,
         ),
-        (
-            "independent_reporters",
+        independent_reporters: points(
             p.reporters_weight,
             saturate(reporters.len() as f64, f64::from(p.reporters_saturation)),
         ),
-        (
-            "reporter_accuracy",
+        reporter_accuracy: points(
             p.accuracy_weight,
             saturate(accuracy_sum, p.accuracy_saturation),
         ),
-        ("automatic_evidence", p.automatic_weight, automatic),
-        (
-            "earlier_sanctions",
+        automatic_evidence: points(p.automatic_weight, automatic),
+        earlier_sanctions: points(
             p.history_weight,
             saturate(
                 f64::from(facts.accused_earlier_sanctions),
                 f64::from(p.history_saturation),
             ),
         ),
-        (
-            "age",
-            p.age_weight,
-            age_fraction(facts.opened_at, now, policy),
-        ),
-    ];
-    let parts: Vec<PriorityPart> = fractions
-        .iter()
-        .map(|(name, weight, fraction)| PriorityPart {
-            name: (*name).to_string(),
-            points: safe_weight(*weight) * unit(*fraction),
-        })
-        .collect();
-    let total: f64 = parts.iter().map(|part| part.points).sum();
+        age: points(p.age_weight, age_fraction(facts.opened_at, now, policy)),
+    };
     Priority {
-        score: total.round().clamp(0.0, 100.0) as u8,
+        score: parts.total().round().clamp(0.0, 100.0) as u8,
         parts,
     }
 }
@@ -186,12 +205,7 @@ pub fn max_age_points(policy: &ModerationPolicy) -> f64 {
 /// The stored part of a case's priority: [`case_priority`]'s unrounded total without its age
 /// part. Writers keep `cases.priority_base` equal to this.
 pub fn priority_base(priority: &Priority) -> f64 {
-    priority
-        .parts
-        .iter()
-        .filter(|part| part.name != "age")
-        .map(|part| part.points)
-        .sum()
+    priority.parts.without_age()
 }
 
 /// A case's queue priority at `now` from its stored base: the base plus the age part. Equals
@@ -373,7 +387,12 @@ mod tests {
             vec![player_entry(1, 10, Some(0.5))],
         );
         let priority = case_priority(&f, t0(), &ModerationPolicy::default());
-        let names: Vec<_> = priority.parts.iter().map(|p| p.name.as_str()).collect();
+        let names: Vec<_> = priority
+            .parts
+            .named()
+            .iter()
+            .map(|(name, _)| *name)
+            .collect();
         assert_eq!(
             names,
             [
@@ -387,7 +406,12 @@ mod tests {
         );
         // 30 (severity 5/5) + 20/4 + 15 * 0.5/2 = 38.75
         assert_eq!(priority.score, 39);
-        let total: f64 = priority.parts.iter().map(|p| p.points).sum();
+        let total: f64 = priority
+            .parts
+            .named()
+            .iter()
+            .map(|(_, points)| points)
+            .sum();
         assert!((total - 38.75).abs() < 1e-9);
     }
 
@@ -433,7 +457,11 @@ mod tests {
             ..player_entry(2, 0, None)
         });
         let priority = case_priority(&f, t0(), &ModerationPolicy::default());
-        assert!(priority.parts.iter().all(|p| p.points.is_finite()));
+        assert!(priority
+            .parts
+            .named()
+            .iter()
+            .all(|(_, points)| points.is_finite()));
         let mut policy = ModerationPolicy::default();
         policy.priority.accuracy_saturation = 0.0;
         policy.priority.age_weight = f64::INFINITY;
@@ -493,8 +521,8 @@ mod tests {
             }
             let after = case_priority(&more, later, &ModerationPolicy::default());
             prop_assert!(after.score >= before.score);
-            for (a, b) in after.parts.iter().zip(before.parts.iter()) {
-                prop_assert!(a.points + 1e-12 >= b.points, "{} fell", a.name);
+            for ((name, a), (_, b)) in after.parts.named().into_iter().zip(before.parts.named()) {
+                prop_assert!(a + 1e-12 >= b, "{} fell", name);
             }
         }
     }
@@ -516,7 +544,7 @@ mod tests {
         for hours in [0, 1, 5, 36, 71, 72, 73, 500] {
             let now = t0() + TimeDelta::hours(hours);
             let full = case_priority(&f, now, &policy);
-            let total: f64 = full.parts.iter().map(|p| p.points).sum();
+            let total: f64 = full.parts.named().iter().map(|(_, points)| points).sum();
             // ... and the reader adds the age part of its own moment.
             let read = priority_with_age(base, f.opened_at, now, &policy);
             assert!((read - total).abs() < 1e-9, "{hours} h: {read} vs {total}");

@@ -40,7 +40,7 @@ pub use audit::{Actor, AuditAction, AuditEntry};
 pub use case::{
     age_points, case_priority, claim_status, max_age_points, may_decide, priority_base,
     priority_with_age, CaseEntry, CaseFacts, CaseParties, Claim, ClaimOutcome, Conflict, Priority,
-    PriorityPart,
+    PriorityParts,
 };
 pub use decision::{
     suggest_next_sanction, validate_decision, Decision, DecisionProblem, LadderStep, Measure,
@@ -55,7 +55,7 @@ pub use preset::{
     DEFAULT_PRESETS_TOML,
 };
 pub use report::{
-    case_key, merge_decision, validate_report, CaseKey, GameFacts, MergeOutcome, NewReport,
+    case_key, merge_decision, validate_report, CaseKey, CitedGame, MergeOutcome, NewReport,
     ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,
 };
 pub use sanction_event::{SanctionEvent, SanctionEventKind, SanctionState};

@@ -24,7 +24,7 @@ pub struct NewReport {
 
 /// What the service knows about the games a report cites.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameFacts {
+pub struct CitedGame {
     pub number: GameNumber,
     pub variant: Variant,
     /// The players seated in the game (any order).
@@ -34,14 +34,14 @@ pub struct GameFacts {
 /// The cited games, looked up by the caller. A game missing here is an unknown game.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReportContext {
-    pub games: Vec<GameFacts>,
+    pub games: Vec<CitedGame>,
     /// The accused the archive knows (seated in at least one stored game). A report that
     /// cites no game may name only these; with a game, the game's seats decide.
     pub known_players: Vec<PlayerId>,
 }
 
 impl ReportContext {
-    pub fn game(&self, number: GameNumber) -> Option<&GameFacts> {
+    pub fn game(&self, number: GameNumber) -> Option<&CitedGame> {
         self.games.iter().find(|g| g.number == number)
     }
 }
@@ -509,22 +509,22 @@ mod tests {
     fn context() -> ReportContext {
         ReportContext {
             games: vec![
-                GameFacts {
+                CitedGame {
                     number: GameNumber(100),
                     variant: Variant::Ffa,
                     players: vec![ME, BLUE, YELLOW, GREEN],
                 },
-                GameFacts {
+                CitedGame {
                     number: GameNumber(101),
                     variant: Variant::Teams,
                     players: vec![ME, BLUE, YELLOW, GREEN],
                 },
-                GameFacts {
+                CitedGame {
                     number: GameNumber(102),
                     variant: Variant::Solo,
                     players: vec![BLUE, STRANGER, PlayerId(10), PlayerId(11)],
                 },
-                GameFacts {
+                CitedGame {
                     number: GameNumber(103),
                     variant: Variant::Ffa,
                     players: vec![PlayerId(10), PlayerId(11), PlayerId(12), STRANGER],

@@ -49,24 +49,7 @@ id_type!(
     NoteId
 );
 
-/// The game variant, as far as moderation cares about it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Variant {
-    Teams,
-    Ffa,
-    Solo,
-    /// Anything else (custom or experimental variants).
-    Other,
-}
-
-impl Variant {
-    /// FFA-only reasons apply to every-player-for-themselves games: FFA and Solo
-    /// (Solo is rated FFA, winner takes all).
-    pub fn is_free_for_all(self) -> bool {
-        matches!(self, Variant::Ffa | Variant::Solo)
-    }
-}
+pub use crate::rules::variant::Variant;
 
 /// The report reasons of the site's reporting dialog (docs/moderation.md, "Report reasons").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -62,7 +62,7 @@ pub enum GameEnd {
 
 /// The final standing.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Standing {
+pub struct FinalStanding {
     /// Teams: the winning team (Red+Yellow as `Red`, Blue+Green as `Blue`), `None` for a draw.
     pub team_winner: Option<Seat>,
     /// Score per seat: FFA points, or the 0/2/4/8 or 1/N score.
@@ -760,7 +760,7 @@ impl Game {
     }
 
     /// The final (or current) standing under the rule set.
-    pub fn standing(&self) -> Standing {
+    pub fn standing(&self) -> FinalStanding {
         let mut scores = [0f64; 4];
         let mut team_winner = None;
         match self.rules.scoring {
@@ -844,7 +844,7 @@ impl Game {
                 ranks.map(|r| if r == 1 { 1 } else { 2 })
             }
         };
-        Standing {
+        FinalStanding {
             team_winner,
             scores,
             placement,

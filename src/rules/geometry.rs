@@ -9,6 +9,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// Index of a cell in the padded mailbox.
 pub type Square = u16;
 
@@ -22,7 +24,8 @@ pub const MAX_SIZE: u8 = 14;
 pub const CELLS: usize = (STRIDE as usize) * (MAX_SIZE as usize + 2 * PAD_ROWS as usize);
 
 /// One of the four players, in turn order (clockwise from Red).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Seat {
     Red = 0,
     Blue = 1,

@@ -12,3 +12,4 @@ pub mod points_taken;
 pub mod position;
 pub mod replay;
 pub mod ruleset;
+pub mod variant;

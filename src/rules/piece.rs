@@ -3,6 +3,8 @@
 //! A cell byte is `EMPTY`, `OFF` (not a square) or `seat << 4 | dead << 3 | kind`. A live piece
 //! of seat `s` and kind `k` is exactly `s << 4 | k`, so attack tests compare one byte.
 
+use serde::{Deserialize, Serialize};
+
 use super::geometry::Seat;
 
 pub const EMPTY: u8 = 0;
@@ -10,7 +12,8 @@ pub const OFF: u8 = 0x80;
 pub const DEAD: u8 = 0x08;
 
 /// Kind of a piece. `OnePointQueen` moves like a queen but is worth 1 point (FFA `=D`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PieceKind {
     Pawn = 1,
     Knight = 2,

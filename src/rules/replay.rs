@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::draw_reason::DrawReason;
-use super::game::{Elimination, EliminationCause, Game, GameEnd, PlyReport, Standing};
+use super::game::{Elimination, EliminationCause, FinalStanding, Game, GameEnd, PlyReport};
 use super::geometry::Seat;
 use super::pgn4::{self, Marker, MoveText, ParseError, Pgn4, PlyAction, PlyText, SquareText};
 use super::piece::{Piece, PieceKind};
@@ -101,7 +101,7 @@ pub struct Replay {
     positions: Vec<Position>,
     moves_made: Vec<[u32; 4]>,
     pub game: Game,
-    pub standing: Standing,
+    pub standing: FinalStanding,
     pub tag_result: Option<TagResult>,
 }
 
@@ -559,7 +559,7 @@ pub struct GameCheck {
     pub setup: String,
     pub plies: usize,
     pub eliminations: Vec<Elimination>,
-    pub computed: Option<Standing>,
+    pub computed: Option<FinalStanding>,
     pub tag_result: Option<TagResult>,
     pub termination: Option<String>,
     pub error: Option<ReplayError>,

@@ -17,19 +17,19 @@ use crate::moderation::AuditAction;
 
 /// Who acted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActorKind {
+pub enum LogActorKind {
     Player,
     Admin,
     /// The service itself (automatic reports, report timeouts).
     System,
 }
 
-impl ActorKind {
+impl LogActorKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            ActorKind::Player => "player",
-            ActorKind::Admin => "admin",
-            ActorKind::System => "system",
+            LogActorKind::Player => "player",
+            LogActorKind::Admin => "admin",
+            LogActorKind::System => "system",
         }
     }
 }
@@ -38,7 +38,7 @@ impl ActorKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewModlogEntry<'a> {
     pub at: NaiveDateTime,
-    pub actor_kind: ActorKind,
+    pub actor_kind: LogActorKind,
     /// The acting player's or admin's name; `None` for the system.
     pub actor: Option<&'a str>,
     /// What happened: `crate::moderation::AuditAction::kind()`.
@@ -229,13 +229,13 @@ fn named(conn: &mut DbConnection, lines: Vec<StoredLine>) -> QueryResult<Vec<Mod
 /// Who acted, for the moderation log.
 #[derive(Debug, Clone, Copy)]
 pub struct LogActor<'a> {
-    pub kind: ActorKind,
+    pub kind: LogActorKind,
     pub name: Option<&'a str>,
 }
 
 impl LogActor<'static> {
     pub const SYSTEM: LogActor<'static> = LogActor {
-        kind: ActorKind::System,
+        kind: LogActorKind::System,
         name: None,
     };
 }

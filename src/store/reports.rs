@@ -34,7 +34,7 @@ pub fn variant_of(stored: &str) -> Variant {
 
 /// A cited game as stored: archive id, site number, variant, seated players.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CitedGame {
+pub struct CitedGameRow {
     pub archive_id: i64,
     pub number: i64,
     pub variant: Variant,
@@ -42,7 +42,7 @@ pub struct CitedGame {
 }
 
 /// The stored games among these site numbers, with their seated players.
-pub fn games_by_number(conn: &mut DbConnection, numbers: &[i64]) -> QueryResult<Vec<CitedGame>> {
+pub fn games_by_number(conn: &mut DbConnection, numbers: &[i64]) -> QueryResult<Vec<CitedGameRow>> {
     if numbers.is_empty() {
         return Ok(Vec::new());
     }
@@ -63,7 +63,7 @@ pub fn games_by_number(conn: &mut DbConnection, numbers: &[i64]) -> QueryResult<
     Ok(rows
         .into_iter()
         .filter_map(|(id, site, variant)| {
-            Some(CitedGame {
+            Some(CitedGameRow {
                 archive_id: id,
                 number: site.parse().ok()?,
                 variant: variant_of(&variant),

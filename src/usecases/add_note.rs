@@ -6,7 +6,7 @@ use diesel::result::Error as DieselError;
 use diesel::Connection;
 
 use crate::moderation::{AuditAction, CaseId, NoteId, PlayerId};
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::player_notes::{self, NoteListing};
 use crate::store::{cases, players, DbConnection};
 
@@ -47,7 +47,7 @@ pub fn add(
             conn,
             now,
             LogActor {
-                kind: ActorKind::Admin,
+                kind: LogActorKind::Admin,
                 name: Some(author_name),
             },
             &AuditAction::NoteAdded {

@@ -8,7 +8,7 @@ use diesel::{Connection, QueryResult};
 use crate::moderation::{
     apply_appeal_decision, AppealDecision, AppealDecisionProblem, AuditAction, Sanction, SanctionId,
 };
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{players, sanction_changes, to_utc, webhook_outbox, DbConnection};
 
@@ -98,7 +98,7 @@ fn log_change(
         conn,
         now,
         LogActor {
-            kind: ActorKind::Admin,
+            kind: LogActorKind::Admin,
             name: Some(admin_name),
         },
         &action,

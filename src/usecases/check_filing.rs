@@ -8,10 +8,10 @@ use chrono::NaiveDateTime;
 use diesel::{Connection, QueryResult};
 
 use crate::moderation::{
-    validate_report, GameFacts, GameNumber, ModerationPolicy, NewReport, PlayerId, ReportContext,
+    validate_report, CitedGame, GameNumber, ModerationPolicy, NewReport, PlayerId, ReportContext,
     ReportProblem, ReportReason, Reporter, ValidReport,
 };
-use crate::store::reports::CitedGame;
+use crate::store::reports::CitedGameRow;
 use crate::store::{players, DbConnection};
 
 /// The filer and the accused (in the order named, without repeats), with their player ids.
@@ -94,7 +94,7 @@ pub struct NamedFiling<'a> {
 /// changes under a game number).
 #[derive(Debug, Clone, Default)]
 pub struct ArchiveFacts {
-    pub cited: Vec<CitedGame>,
+    pub cited: Vec<CitedGameRow>,
     /// The accused seated in some stored game; read only for a filing without a game.
     pub seated: Vec<String>,
 }
@@ -123,7 +123,7 @@ pub fn check_filing(
         games: archive
             .cited
             .iter()
-            .map(|g| GameFacts {
+            .map(|g| CitedGame {
                 number: GameNumber(g.number),
                 variant: g.variant,
                 players: ids_of(&g.players),

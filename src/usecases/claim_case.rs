@@ -11,7 +11,7 @@ use crate::moderation::{
 };
 use crate::store::cases::{self, case_facts};
 use crate::store::claims::{self, current_claim};
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::{from_utc, players, to_utc, DbConnection};
 
 /// How a claim ended.
@@ -108,7 +108,7 @@ fn log_claim(
         ..LogRefs::default()
     };
     let actor = LogActor {
-        kind: ActorKind::Admin,
+        kind: LogActorKind::Admin,
         name: Some(admin_name),
     };
     if let ClaimOutcome::TakeOver {
@@ -187,7 +187,7 @@ pub fn release(
             conn,
             now,
             LogActor {
-                kind: ActorKind::Admin,
+                kind: LogActorKind::Admin,
                 name: Some(admin_name),
             },
             &AuditAction::ClaimReleased {

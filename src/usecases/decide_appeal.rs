@@ -11,7 +11,7 @@ use crate::moderation::{
     AppealDecisionProblem, AppealId, AppealPolicy, AuditAction, PlayerId, Sanction, SanctionId,
 };
 use crate::store::appeals::{self, AppealRow};
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{players, sanction_changes, to_utc, webhook_outbox, DbConnection};
 
@@ -123,7 +123,7 @@ fn log_decision(
 ) -> QueryResult<()> {
     let subject = players::name(conn, appeal.player_id)?;
     let actor = LogActor {
-        kind: ActorKind::Admin,
+        kind: LogActorKind::Admin,
         name: Some(admin_name),
     };
     let refs = LogRefs {

@@ -18,7 +18,7 @@ use crate::moderation::{
 };
 use crate::store::cases::{self, CaseRow};
 use crate::store::decisions::{self, NewDecision};
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{
     from_utc, players, report_timeouts, reports, to_utc, webhook_outbox, DbConnection,
@@ -283,7 +283,7 @@ fn log_decision(
     now: NaiveDateTime,
 ) -> Result<(), DecideError> {
     let admin = LogActor {
-        kind: ActorKind::Admin,
+        kind: LogActorKind::Admin,
         name: Some(&input.admin_name),
     };
     let case_id = written.case.id;

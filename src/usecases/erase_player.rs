@@ -9,7 +9,7 @@ use diesel::{Connection, QueryResult};
 use crate::moderation::erasure::{pseudonym, replace_name};
 use crate::moderation::{AuditAction, PlayerId};
 use crate::store::erasure::{self, Rename, CHUNK};
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::{players, DbConnection};
 
 /// An erasure to carry out; the request is already validated.
@@ -131,7 +131,7 @@ fn log_erased(
         conn,
         now,
         LogActor {
-            kind: ActorKind::Admin,
+            kind: LogActorKind::Admin,
             name: Some(admin_name),
         },
         &AuditAction::PlayerErased {

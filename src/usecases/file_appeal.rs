@@ -9,7 +9,7 @@ use crate::moderation::{
     validate_appeal, AppealId, AppealProblem, AuditAction, ModerationPolicy, PlayerId, SanctionId,
 };
 use crate::store::appeals::{self, AppealRow};
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{players, to_utc, DbConnection};
 
@@ -100,7 +100,7 @@ fn log_filed(
         conn,
         now,
         LogActor {
-            kind: ActorKind::Player,
+            kind: LogActorKind::Player,
             name: Some(player),
         },
         &AuditAction::AppealFiled {

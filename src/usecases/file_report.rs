@@ -14,7 +14,7 @@ use crate::moderation::{
     check_rate, merge_decision, AuditAction, GameNumber, MergeOutcome, ModerationPolicy, PlayerId,
     ReportEntry, ReportId, ReportProblem, ReportReason, Reporter, RetryAfter, ValidReport,
 };
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::reports::{self, FiledBy, NewEntry};
 use crate::store::{sanctions, to_utc, DbConnection};
 
@@ -200,7 +200,7 @@ struct CheckedReport<'a> {
 impl CheckedReport<'_> {
     fn actor(&self) -> LogActor<'_> {
         LogActor {
-            kind: ActorKind::Player,
+            kind: LogActorKind::Player,
             name: Some(&self.filing.reporter),
         }
     }

@@ -13,7 +13,7 @@ use super::file_report::FileError;
 use crate::moderation::{
     AuditAction, ModerationPolicy, PlayerId, ReportId, ReportReason, Reporter, ValidReport,
 };
-use crate::store::modlog::{log_action, ActorKind, LogActor, LogRefs};
+use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::reports::{self, FiledBy, NewEntry};
 use crate::store::{cases, enum_name, DbConnection};
 
@@ -118,7 +118,7 @@ fn store_entry(
         .collect();
     reports::link(conn, report_id, &parties.accused, &supporting)?;
     let actor = LogActor {
-        kind: ActorKind::Admin,
+        kind: LogActorKind::Admin,
         name: Some(&filing.admin),
     };
     let action = AuditAction::AdminEntry {

@@ -3,7 +3,7 @@
 use arbiter::api::auth::tokens::TokenRole;
 use arbiter::moderation::{priority_with_age, ModerationPolicy};
 use arbiter::rules::pgn4;
-use arbiter::store::modlog::ActorKind;
+use arbiter::store::modlog::LogActorKind;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde_json::{json, Value};
 
@@ -665,7 +665,7 @@ async fn the_modlog_reads_newest_first_with_filters() {
     let at = |hours: f64| hours_ago(hours);
     fx.log(
         at(5.0),
-        ActorKind::Player,
+        LogActorKind::Player,
         Some("bob"),
         "report_filed",
         Some("carol"),
@@ -674,7 +674,7 @@ async fn the_modlog_reads_newest_first_with_filters() {
     );
     fx.log(
         at(4.0),
-        ActorKind::System,
+        LogActorKind::System,
         None,
         "case_opened",
         Some("carol"),
@@ -683,7 +683,7 @@ async fn the_modlog_reads_newest_first_with_filters() {
     );
     fx.log(
         at(3.0),
-        ActorKind::Admin,
+        LogActorKind::Admin,
         Some("alice"),
         "case_claimed",
         Some("carol"),
@@ -692,7 +692,7 @@ async fn the_modlog_reads_newest_first_with_filters() {
     );
     fx.log(
         at(2.0),
-        ActorKind::Admin,
+        LogActorKind::Admin,
         Some("alice"),
         "decision",
         Some("carol"),
@@ -701,7 +701,7 @@ async fn the_modlog_reads_newest_first_with_filters() {
     );
     fx.log(
         at(1.0),
-        ActorKind::Admin,
+        LogActorKind::Admin,
         Some("dave"),
         "case_claimed",
         Some("erin"),

@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use arbiter::store::modlog::{self, ActorKind, NewModlogEntry};
+use arbiter::store::modlog::{self, LogActorKind, NewModlogEntry};
 use arbiter::store::schema::{
     appeals, case_reports, cases, decisions, report_accused, report_games, reports, sanctions,
 };
@@ -254,7 +254,7 @@ impl Fixtures {
     pub fn log(
         &self,
         at: NaiveDateTime,
-        actor_kind: ActorKind,
+        actor_kind: LogActorKind,
         actor: Option<&str>,
         kind: &str,
         subject: Option<&str>,

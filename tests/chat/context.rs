@@ -6,9 +6,9 @@ use arbiter::chat::context::{
 };
 use arbiter::chat::{
     Analyzer, Category, Channel, ChatLine, FfaClass, GameChatContext, LineAnalysis, LineContext,
-    Seat, Variant,
+    Variant,
 };
-use arbiter::rules::geometry::Seat as BoardSeat;
+use arbiter::rules::geometry::Seat;
 use arbiter::rules::position::{MoveList, SeatStatus};
 use arbiter::rules::replay::{replay, Replay};
 
@@ -32,7 +32,7 @@ fn game() -> &'static Replay {
 }
 
 /// Legal moves of `seat` at `ply` as coordinate text.
-fn legal_for(ply: usize, seat: BoardSeat) -> Vec<String> {
+fn legal_for(ply: usize, seat: Seat) -> Vec<String> {
     let position = game().position_at(ply).expect("ply").with_turn(seat);
     let mut list = MoveList::new();
     position.legal_moves(&mut list);
@@ -60,7 +60,7 @@ fn suggestion(analysis: &LineAnalysis) -> Option<&arbiter::chat::Flag> {
 #[test]
 fn a_legal_good_suggestion_is_flagged_with_the_position() {
     // Ply 60: Blue's bishop on f4 can take Red's undefended pawn on h2.
-    assert!(legal_for(60, BoardSeat::Blue).contains(&"f4-h2".to_string()));
+    assert!(legal_for(60, Seat::Blue).contains(&"f4-h2".to_string()));
     let h2 = game()
         .position_at(60)
         .and_then(|p| {
@@ -69,7 +69,7 @@ fn a_legal_good_suggestion_is_flagged_with_the_position() {
                 .and_then(|sq| p.piece_at(sq))
         })
         .expect("a piece on h2");
-    assert_eq!(h2.seat, BoardSeat::Red);
+    assert_eq!(h2.seat, Seat::Red);
 
     let text = "blue, Bxh2 now";
     let analysis = judge(60, Seat::Yellow, text);
@@ -89,7 +89,7 @@ fn a_legal_good_suggestion_is_flagged_with_the_position() {
 #[test]
 fn an_impossible_suggestion_is_not_escalated() {
     // No queen of another player can reach h7 at ply 60.
-    for seat in [BoardSeat::Blue, BoardSeat::Yellow, BoardSeat::Green] {
+    for seat in [Seat::Blue, Seat::Yellow, Seat::Green] {
         assert!(
             !legal_for(60, seat).iter().any(|m| m.ends_with("-h7")),
             "{seat:?}"
@@ -109,10 +109,8 @@ fn hanging_claims_are_checked() {
     let position = game().position_at(60).expect("ply");
     let i10 = position.geometry().parse_square("i10").expect("square");
     // Yellow's pawn on i10: attacked by Green, defended by nobody.
-    assert!(!position.attackers_of_seat(i10, BoardSeat::Green).is_empty());
-    assert!(position
-        .attackers_of_seat(i10, BoardSeat::Yellow)
-        .is_empty());
+    assert!(!position.attackers_of_seat(i10, Seat::Green).is_empty());
+    assert!(position.attackers_of_seat(i10, Seat::Yellow).is_empty());
     let analysis = judge(60, Seat::Red, "yellow's pawn on i10 is hanging");
     let flag = suggestion(&analysis).unwrap_or_else(|| panic!("{analysis:#?}"));
     assert!(flag.report_worthy);
@@ -123,7 +121,7 @@ fn hanging_claims_are_checked() {
 
     // Blue's queen on a8 is attacked by nobody.
     let a8 = position.geometry().parse_square("a8").expect("square");
-    for seat in [BoardSeat::Red, BoardSeat::Yellow, BoardSeat::Green] {
+    for seat in [Seat::Red, Seat::Yellow, Seat::Green] {
         assert!(position.attackers_of_seat(a8, seat).is_empty());
     }
     let analysis = judge(60, Seat::Red, "blue's queen is hanging");
@@ -135,7 +133,7 @@ fn hanging_claims_are_checked() {
 #[test]
 fn an_eliminated_seat_is_not_worth_a_report() {
     let position = game().position_at(120).expect("ply");
-    assert_eq!(position.status(BoardSeat::Blue), SeatStatus::Out);
+    assert_eq!(position.status(Seat::Blue), SeatStatus::Out);
     let analysis = judge(120, Seat::Yellow, "check blue");
     for flag in &analysis.flags {
         assert!(!flag.report_worthy, "{flag:?}");
@@ -150,7 +148,7 @@ fn an_eliminated_seat_is_not_worth_a_report() {
 #[test]
 fn a_remark_about_an_earlier_position_is_allowed() {
     // Red's knight left j1 for i3 at ply 12; at ply 60 no knight stands on j1.
-    assert!(!legal_for(60, BoardSeat::Red)
+    assert!(!legal_for(60, Seat::Red)
         .iter()
         .any(|m| m.starts_with("j1-") && m != "j1-k1" && m != "j1-i1" && m != "j1-k2"));
     let analysis = judge(60, Seat::Blue, "Nj1-i3 was better");
@@ -211,12 +209,12 @@ fn a_whole_log_is_judged_at_each_line_ply() {
     assert!(out.lines.iter().all(|l| l.analysis.flags.is_empty()));
 }
 
-fn chat_seat(seat: BoardSeat) -> Seat {
+fn chat_seat(seat: Seat) -> Seat {
     match seat {
-        BoardSeat::Red => Seat::Red,
-        BoardSeat::Blue => Seat::Blue,
-        BoardSeat::Yellow => Seat::Yellow,
-        BoardSeat::Green => Seat::Green,
+        Seat::Red => Seat::Red,
+        Seat::Blue => Seat::Blue,
+        Seat::Yellow => Seat::Yellow,
+        Seat::Green => Seat::Green,
     }
 }
 

@@ -51,13 +51,13 @@ pub fn replay_cut(rel: &str, plies: usize) -> Replay {
     replay(&truncated(&read(rel), plies)).expect("truncated game replays")
 }
 
-pub fn facts(variant: Variant, events: Vec<GameEvent>) -> GameFacts {
-    GameFacts {
+pub fn facts(variant: Variant, events: Vec<GameEvent>) -> ConductFacts {
+    ConductFacts {
         game: GameNumber(1000),
         variant,
         time_control: TimeControl::parse("1+15D"),
         custom_start: false,
-        seats: std::array::from_fn(|i| SeatFacts {
+        seats: std::array::from_fn(|i| ConductSeat {
             player: PlayerId(i as i64 + 1),
             rating_before: Some(1500),
             rating_after: Some(1500),

@@ -20,7 +20,7 @@ use crate::api::views::player_export::{
 };
 use crate::conduct::{admin_view, player_summary};
 use crate::moderation::erasure::{validate_erasure, ErasureProblem};
-use crate::store::modlog::{ActorKind, LogActor};
+use crate::store::modlog::{LogActor, LogActorKind};
 use crate::store::player_export::{self, ExportRecords};
 use crate::store::{self};
 use crate::usecases::erase_player::{self, EraseError, ErasureRequest};
@@ -51,9 +51,9 @@ pub async fn export_player(
 ) -> Result<HttpResponse, ApiError> {
     let player = checked_name(&name)?;
     let (scope, actor_kind, actor_name) = match caller {
-        AnyCaller::Admin(admin) => (ExportScope::Admin, ActorKind::Admin, admin.name),
+        AnyCaller::Admin(admin) => (ExportScope::Admin, LogActorKind::Admin, admin.name),
         AnyCaller::Player(own) if own.player == player => {
-            (ExportScope::Own, ActorKind::Player, own.player)
+            (ExportScope::Own, LogActorKind::Player, own.player)
         }
         AnyCaller::Player(_) => {
             return Err(ApiError::Forbidden {

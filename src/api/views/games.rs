@@ -5,10 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
-use crate::api::statuses::{EliminationCause, TeamResult, Termination};
+use crate::api::statuses::{ArchivedEliminationCause, TeamResult, Termination};
 use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::conduct::abort::AbortReason;
-use crate::rules::game::EliminationCause as RuleCause;
+use crate::rules::game::EliminationCause;
 use crate::rules::replay;
 use crate::store::games::{GameDetail, GameRow, SeatRow};
 use crate::store::to_utc;
@@ -53,7 +53,7 @@ pub struct SeatView {
     pub team_result: Option<String>,
     pub placement: i16,
     pub elimination_ply: Option<i32>,
-    #[schema(value_type = Option<EliminationCause>)]
+    #[schema(value_type = Option<ArchivedEliminationCause>)]
     pub elimination_cause: Option<String>,
     pub moves_made: i32,
     pub points_from: PointsFrom,
@@ -157,7 +157,7 @@ pub struct TagView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EliminationView {
     pub seat: SeatColour,
-    pub cause: EliminationCause,
+    pub cause: ArchivedEliminationCause,
 }
 
 /// One ply of the replayed game.
@@ -291,13 +291,13 @@ impl GameView {
 
 /// The timeline's causes, as the seats' `elimination_cause` writes them. The replay cannot
 /// tell a forfeit from a timeout (the events can), so `forfeit` appears on seats only.
-fn elimination_cause(cause: RuleCause) -> EliminationCause {
+fn elimination_cause(cause: EliminationCause) -> ArchivedEliminationCause {
     match cause {
-        RuleCause::Mated => EliminationCause::Mated,
-        RuleCause::Stalemated => EliminationCause::Stalemated,
-        RuleCause::Resigned => EliminationCause::Resigned,
-        RuleCause::TimedOut => EliminationCause::TimedOut,
-        RuleCause::KingCaptured => EliminationCause::KingCaptured,
-        RuleCause::Claimed => EliminationCause::Claimed,
+        EliminationCause::Mated => ArchivedEliminationCause::Mated,
+        EliminationCause::Stalemated => ArchivedEliminationCause::Stalemated,
+        EliminationCause::Resigned => ArchivedEliminationCause::Resigned,
+        EliminationCause::TimedOut => ArchivedEliminationCause::TimedOut,
+        EliminationCause::KingCaptured => ArchivedEliminationCause::KingCaptured,
+        EliminationCause::Claimed => ArchivedEliminationCause::Claimed,
     }
 }
