@@ -305,8 +305,20 @@ impl Settings {
         Ok(settings)
     }
 
-    /// Checks the rules types alone cannot express.
+    /// Checks the rules types alone cannot express, section by section; the first problem
+    /// found is the error.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_webhooks()?;
+        self.validate_console_and_server()?;
+        self.validate_database()?;
+        self.validate_auth()?;
+        self.validate_chat_and_conduct()?;
+        self.validate_privacy_metrics_and_log()?;
+        Ok(())
+    }
+
+    /// The webhook deliverer's timings.
+    fn validate_webhooks(&self) -> Result<(), ConfigError> {
         let hooks = &self.webhooks;
         for (key, value) in [
             ("webhooks.poll_interval_ms", hooks.poll_interval_ms),
@@ -327,6 +339,11 @@ impl Settings {
         if !(1..=100).contains(&hooks.max_attempts) {
             return Err(bad("webhooks.max_attempts", "must be between 1 and 100"));
         }
+        Ok(())
+    }
+
+    /// Console sessions and the request body limit.
+    fn validate_console_and_server(&self) -> Result<(), ConfigError> {
         if !(1..=1440).contains(&self.console.session_idle_minutes) {
             return Err(bad(
                 "console.session_idle_minutes",
@@ -342,6 +359,11 @@ impl Settings {
         if self.server.body_limit_bytes == 0 {
             return Err(bad("server.body_limit_bytes", "must be greater than 0"));
         }
+        Ok(())
+    }
+
+    /// The pool, the write line and the store's address.
+    fn validate_database(&self) -> Result<(), ConfigError> {
         if self.database.pool_size == 0 {
             return Err(bad("database.pool_size", "must be greater than 0"));
         }
@@ -371,6 +393,11 @@ impl Settings {
                 "must start with sqlite://, postgres:// or postgresql://",
             ));
         }
+        Ok(())
+    }
+
+    /// Token secrets and lifetimes.
+    fn validate_auth(&self) -> Result<(), ConfigError> {
         let secret_len = self.auth.player_token_secret.len();
         if secret_len > 0 && secret_len < MIN_PLAYER_SECRET_BYTES {
             return Err(bad(
@@ -384,6 +411,12 @@ impl Settings {
                 &format!("must be between 1 and {MAX_TOKEN_LIFETIME_LIMIT_SECS} (30 days)"),
             ));
         }
+        Ok(())
+    }
+
+    /// The chat window and the conduct applier; the collusion and retention
+    /// policies check themselves.
+    fn validate_chat_and_conduct(&self) -> Result<(), ConfigError> {
         if self.chat.window_games > MAX_CHAT_WINDOW_GAMES {
             return Err(bad(
                 "chat.window_games",
@@ -416,6 +449,11 @@ impl Settings {
         if let Some((key, message)) = self.retention.problem() {
             return Err(bad(key, message));
         }
+        Ok(())
+    }
+
+    /// The erasure key, the metrics listener and the log filter.
+    fn validate_privacy_metrics_and_log(&self) -> Result<(), ConfigError> {
         let key_len = self.privacy.erasure_key.len();
         if key_len > 0 && key_len < MIN_PLAYER_SECRET_BYTES {
             return Err(bad(

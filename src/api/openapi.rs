@@ -152,6 +152,34 @@ fn add_standard_responses(operation: &mut Operation) {
         .as_ref()
         .is_some_and(|requirements| !requirements.is_empty());
 
+    add_bad_request(operation, &body_types, has_query, &integer_ids);
+    if authenticated {
+        set_unauthorized(operation);
+    }
+    if !body_types.is_empty() {
+        add_body_refusals(operation, &body_types);
+    }
+    if authenticated {
+        insert_missing(
+            operation,
+            "503",
+            error_response(
+                "The database is unavailable: no pooled connection within \
+                 `database.connect_timeout_secs` (`unavailable`); or, on SQLite, a write \
+                 waited longer than `database.write_deadline_ms` for the one writer (`busy`, \
+                 with `Retry-After`; nothing was written).",
+            ),
+        );
+    }
+}
+
+/// The 400 line: each way this operation's input can be unreadable.
+fn add_bad_request(
+    operation: &mut Operation,
+    body_types: &[String],
+    has_query: bool,
+    integer_ids: &[String],
+) {
     let mut bad_request = Vec::new();
     if !body_types.is_empty() {
         bad_request.push("an unreadable body (`invalid_json`, `invalid_text`, `unreadable_body`)");
@@ -173,63 +201,55 @@ fn add_standard_responses(operation: &mut Operation) {
             &format!("Bad request: {}.", bad_request.join("; ")),
         );
     }
-    if authenticated {
-        let unauthorized = ResponseBuilder::new()
-            .description(
-                "No valid credentials: the `Authorization: Bearer` header is missing or \
-                 malformed, or its token is unknown, revoked or expired (`unauthorized`, \
-                 `details.reason`).",
-            )
-            .header(
-                "WWW-Authenticate",
-                HeaderBuilder::new()
-                    .schema(ObjectBuilder::new().schema_type(Type::String))
-                    .description(Some("`Bearer`"))
-                    .build(),
-            )
-            .content("application/json", error_content())
-            .build();
-        // Replaces a route's own 401 line: every one answers alike, header included.
-        operation
-            .responses
-            .responses
-            .insert("401".to_string(), RefOr::T(unauthorized));
-    }
-    if !body_types.is_empty() {
-        insert_missing(
-            operation,
-            "413",
-            error_response(
-                "The body is larger than `server.body_limit_bytes` (`payload_too_large`, \
-                 `details.limit_bytes`).",
-            ),
-        );
-        let accepted = body_types
-            .iter()
-            .map(|t| format!("`{t}`"))
-            .collect::<Vec<_>>()
-            .join(" or ");
-        insert_missing(
-            operation,
-            "415",
-            error_response(&format!(
-                "The Content-Type is not {accepted} (`unsupported_media_type`); the message \
-                 and `details.accepted` name the accepted types."
-            )),
-        );
-    }
-    if authenticated {
-        insert_missing(
-            operation,
-            "503",
-            error_response(
-                "The database is unavailable: no pooled connection within \
-                 `database.connect_timeout_secs` (`unavailable`); or, on SQLite, a write \
-                 waited longer than `database.write_deadline_ms` for the one writer (`busy`, \
-                 with `Retry-After`; nothing was written).",
-            ),
-        );
-    }
+}
+
+/// The 401 line, with its `WWW-Authenticate` header.
+fn set_unauthorized(operation: &mut Operation) {
+    let unauthorized = ResponseBuilder::new()
+        .description(
+            "No valid credentials: the `Authorization: Bearer` header is missing or \
+             malformed, or its token is unknown, revoked or expired (`unauthorized`, \
+             `details.reason`).",
+        )
+        .header(
+            "WWW-Authenticate",
+            HeaderBuilder::new()
+                .schema(ObjectBuilder::new().schema_type(Type::String))
+                .description(Some("`Bearer`"))
+                .build(),
+        )
+        .content("application/json", error_content())
+        .build();
+    // Replaces a route's own 401 line: every one answers alike, header included.
+    operation
+        .responses
+        .responses
+        .insert("401".to_string(), RefOr::T(unauthorized));
+}
+
+/// The 413 and 415 lines of an operation that takes a body.
+fn add_body_refusals(operation: &mut Operation, body_types: &[String]) {
+    insert_missing(
+        operation,
+        "413",
+        error_response(
+            "The body is larger than `server.body_limit_bytes` (`payload_too_large`, \
+             `details.limit_bytes`).",
+        ),
+    );
+    let accepted = body_types
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    insert_missing(
+        operation,
+        "415",
+        error_response(&format!(
+            "The Content-Type is not {accepted} (`unsupported_media_type`); the message \
+             and `details.accepted` name the accepted types."
+        )),
+    );
 }
 
 fn is_integer(schema: &Option<RefOr<utoipa::openapi::schema::Schema>>) -> bool {

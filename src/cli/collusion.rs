@@ -16,7 +16,7 @@ use crate::collusion::{
     classify, interactions, link, rings, CollusionPolicy, Finding, Ledger, SeatTrace,
 };
 use crate::rules::replay::replay;
-use crate::simulation::{plan, CollusionKind, SimulatedGame, SimulationConfig};
+use crate::simulation::{plan, CollusionKind, Plan, SimulatedGame, SimulationConfig};
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
@@ -102,13 +102,42 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
     }
     let started = Instant::now();
     let policy = CollusionPolicy::default();
+    let (ledger, first_found) = score_as_the_service_does(&games, &policy)?;
+    let (judged, flagged, wrong) = judge(&planned, &ledger, &first_found, &policy);
+    let scored_in = started.elapsed();
+    let evaluation = evaluate(&judged, &["sparing", "feeding", "self_partnering"]);
+    println!(
+        "{} games, {} players, {} colluding pairs (seed {}); played in {:.1} s, replayed and \
+         scored in {:.1} s",
+        games.len(),
+        ledger.player_count(),
+        planned.colluding().len(),
+        args.seed,
+        played_in.as_secs_f64(),
+        scored_in.as_secs_f64(),
+    );
+    print!("{}", table(&evaluation, &policy));
+    println!("{}", ring_line(&planned.rings(), &flagged));
+    for line in wrong {
+        println!("false positive: {line}");
+    }
+    Ok(())
+}
+
+/// Each pair, and the first finding about it with the line describing it then.
+type FirstFound = HashMap<(String, String), (Finding, String)>;
+
+/// Replays the games in order and, as the service does, judges each of a game's pairs after
+/// the game: a pair counts as found the first time it is a finding.
+fn score_as_the_service_does(
+    games: &[SimulatedGame],
+    policy: &CollusionPolicy,
+) -> anyhow::Result<(Ledger, FirstFound)> {
     let mut ledger = Ledger::new();
     let mut seats = SharedSeats::new();
-    // As the service does, each of a game's pairs is judged after the game: a pair counts as
-    // found the first time it is a finding (with the line describing it then).
-    let mut first_found: HashMap<(String, String), (Finding, String)> = HashMap::new();
+    let mut first_found = FirstFound::new();
     let lower = policy.threshold.min(policy.shared_fingerprint_threshold);
-    for game in &games {
+    for game in games {
         let replayed = replay(&game.pgn4)
             .map_err(|e| anyhow::anyhow!("simulated game {}: {e}", game.site_game_id))?;
         let Some(found) = interactions(&replayed) else {
@@ -121,19 +150,30 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
             if first_found.contains_key(&key) {
                 continue;
             }
-            let Some(score) = ledger.score(&key, &policy) else {
+            let Some(score) = ledger.score(&key, policy) else {
                 continue;
             };
-            if !score.reaches(lower, &policy) {
+            if !score.reaches(lower, policy) {
                 continue;
             }
             let link = link(seats.get(&key).map_or(&[][..], Vec::as_slice));
-            if let Some(finding) = classify(&score, &link, &policy) {
+            if let Some(finding) = classify(&score, &link, policy) {
                 let line = describe(&key, &score, &link);
                 first_found.insert(key, (finding, line));
             }
         }
     }
+    Ok((ledger, first_found))
+}
+
+/// Every pair against the plan's truth: the judged pairs, the pairs flagged, and the lines
+/// of the false positives.
+fn judge(
+    planned: &Plan,
+    ledger: &Ledger,
+    first_found: &FirstFound,
+    policy: &CollusionPolicy,
+) -> (Vec<JudgedPair>, Vec<(String, String)>, Vec<String>) {
     let truth: HashMap<(String, String), CollusionKind> = planned
         .colluding()
         .iter()
@@ -142,7 +182,7 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
     let mut wrong = Vec::new();
     let mut flagged = Vec::new();
     let judged: Vec<JudgedPair> = ledger
-        .score_all(&policy)
+        .score_all(policy)
         .into_iter()
         .map(|(key, score)| {
             let label = truth.get(&key).map(|k| k.as_str());
@@ -162,24 +202,7 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<()> {
             }
         })
         .collect();
-    let scored_in = started.elapsed();
-    let evaluation = evaluate(&judged, &["sparing", "feeding", "self_partnering"]);
-    println!(
-        "{} games, {} players, {} colluding pairs (seed {}); played in {:.1} s, replayed and \
-         scored in {:.1} s",
-        games.len(),
-        ledger.player_count(),
-        planned.colluding().len(),
-        args.seed,
-        played_in.as_secs_f64(),
-        scored_in.as_secs_f64(),
-    );
-    print!("{}", table(&evaluation, &policy));
-    println!("{}", ring_line(&planned.rings(), &flagged));
-    for line in wrong {
-        println!("false positive: {line}");
-    }
-    Ok(())
+    (judged, flagged, wrong)
 }
 
 /// One line about a pair: games, score, pattern and the strongest driver.
@@ -312,7 +335,7 @@ fn table(e: &Evaluation, policy: &CollusionPolicy) -> String {
         out.push_str(&format!("{:>16}", label(bin)));
     }
     out.push('\n');
-    let cell = |c: &crate::collusion::evaluation::Cell| match c.rate() {
+    let cell = |c: &crate::collusion::evaluation::TableCell| match c.rate() {
         Some(rate) => format!("{:.3} ({}/{})", rate, c.found, c.pairs),
         None => "-".to_string(),
     };

@@ -144,107 +144,12 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
         .order((reports::filed_at.asc(), reports::id.asc()))
         .select(ReportRow::as_select())
         .load(conn)?;
-    let report_ids: Vec<i64> = report_rows.iter().map(|r| r.id).collect();
-
-    let accused_links: Vec<(i64, i64)> = report_accused::table
-        .filter(report_accused::report_id.eq_any(&report_ids))
-        .order((report_accused::report_id, report_accused::player_id))
-        .select((report_accused::report_id, report_accused::player_id))
-        .load(conn)?;
-    let game_links: Vec<(i64, i64)> = report_games::table
-        .filter(report_games::report_id.eq_any(&report_ids))
-        .order((report_games::report_id, report_games::game_id))
-        .select((report_games::report_id, report_games::game_id))
-        .load(conn)?;
-    let automatic_ids: Vec<i64> = report_rows
-        .iter()
-        .filter_map(|r| r.automatic_report_id)
-        .collect();
-    let automatic: HashMap<i64, AutomaticReportRow> = automatic_reports::table
-        .filter(automatic_reports::id.eq_any(&automatic_ids))
-        .select(AutomaticReportRow::as_select())
-        .load(conn)?
-        .into_iter()
-        .map(|a: AutomaticReportRow| (a.id, a))
-        .collect();
-    let automatic_games: Vec<(i64, i64)> = automatic_report_games::table
-        .filter(automatic_report_games::report_id.eq_any(&automatic_ids))
-        .order((
-            automatic_report_games::report_id,
-            automatic_report_games::game_id,
-        ))
-        .select((
-            automatic_report_games::report_id,
-            automatic_report_games::game_id,
-        ))
-        .load(conn)?;
-
-    let reporter_ids: BTreeSet<i64> = report_rows.iter().filter_map(|r| r.reporter_id).collect();
-    let records = reporter_records(conn, &reporter_ids.iter().copied().collect::<Vec<_>>())?;
-    let mut people: Vec<i64> = accused_links.iter().map(|(_, p)| *p).collect();
-    people.extend(reporter_ids.iter().copied());
-    people.extend(report_rows.iter().filter_map(|r| r.filed_by_admin));
-    people.push(case.accused_id);
-    people.extend(case.claimed_by);
-    people.sort_unstable();
-    people.dedup();
-    let names = super::players::names(conn, &people)?;
-    let name_of = |id: i64| names.get(&id).cloned().unwrap_or_default();
-
-    let mut cited: Vec<i64> = Vec::new();
-    let entries: Vec<EntryEvidence> = report_rows
-        .into_iter()
-        .map(|report| {
-            let mut games: Vec<i64> = report.game_id.into_iter().collect();
-            let further = game_links
-                .iter()
-                .filter(|(r, _)| *r == report.id)
-                .chain(
-                    automatic_games
-                        .iter()
-                        .filter(|(a, _)| Some(*a) == report.automatic_report_id),
-                )
-                .map(|(_, g)| *g);
-            for game in further {
-                if !games.contains(&game) {
-                    games.push(game);
-                }
-            }
-            for game in &games {
-                if !cited.contains(game) {
-                    cited.push(*game);
-                }
-            }
-            EntryEvidence {
-                reporter: report.reporter_id.map(name_of),
-                admin: report.filed_by_admin.map(name_of),
-                reporter_record: report
-                    .reporter_id
-                    .map(|r| records.get(&r).cloned().unwrap_or_default()),
-                accused: accused_links
-                    .iter()
-                    .filter(|(r, _)| *r == report.id)
-                    .map(|(_, p)| name_of(*p))
-                    .collect(),
-                automatic: report
-                    .automatic_report_id
-                    .and_then(|a| automatic.get(&a).cloned()),
-                games,
-                report,
-            }
-        })
-        .collect();
-
-    let accused = name_of(case.accused_id);
-    // The accused first, then everyone named alongside them.
-    let mut named: Vec<String> = vec![accused.clone()];
-    for entry in &entries {
-        for person in &entry.accused {
-            if !named.contains(person) {
-                named.push(person.clone());
-            }
-        }
-    }
+    let links = EntryLinks::load(conn, &report_rows)?;
+    let names = people_named(conn, &case, &report_rows, &links)?;
+    let entries = entries_of(report_rows, &links, &names);
+    let accused = names.of(case.accused_id);
+    let named = named_with(&accused, &entries);
+    let cited = cited_games(&entries);
 
     let game_rows: Vec<GameRow> = games_table::table
         .filter(games_table::id.eq_any(&cited))
@@ -253,20 +158,12 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
         .load(conn)?;
     let games = games::with_seats(conn, game_rows)?;
     let flagged_lines = flagged_lines(conn, &cited, &named)?;
-
-    let earlier: Vec<(CaseRow, Option<String>)> = cases::table
-        .left_join(decisions::table)
-        .filter(cases::accused_id.eq(case.accused_id))
-        .filter(cases::id.ne(id))
-        .order(cases::id.desc())
-        .select((CaseRow::as_select(), decisions::kind.nullable()))
-        .load(conn)?;
+    let earlier_cases = earlier_cases(conn, &case)?;
     let sanctions: Vec<SanctionRow> = sanctions::table
         .filter(sanctions::player_id.eq(case.accused_id))
         .order((sanctions::starts_at.desc(), sanctions::id.desc()))
         .select(SanctionRow::as_select())
         .load(conn)?;
-
     let pairs = if matches!(
         case.reason.as_str(),
         "self_partnering" | "prearranged_teaming"
@@ -281,19 +178,190 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
     };
 
     Ok(Some(CaseEvidence {
-        claimed_by: case.claimed_by.map(name_of),
+        claimed_by: case.claimed_by.map(|admin| names.of(admin)),
         accused,
         entries,
         games,
         flagged_lines,
-        earlier_cases: earlier
-            .into_iter()
-            .map(|(case, decision)| EarlierCase { case, decision })
-            .collect(),
+        earlier_cases,
         sanctions,
         pairs,
         case,
     }))
+}
+
+/// What a case's reports point at besides their own row: the players each names, the further
+/// games each cites, and the automatic reports behind entries with the games those cite.
+struct EntryLinks {
+    /// (report id, player id)
+    accused: Vec<(i64, i64)>,
+    /// (report id, game id)
+    games: Vec<(i64, i64)>,
+    automatic: HashMap<i64, AutomaticReportRow>,
+    /// (automatic report id, game id)
+    automatic_games: Vec<(i64, i64)>,
+    /// Each reporter's record of decided reports.
+    records: HashMap<i64, ReporterRecord>,
+}
+
+impl EntryLinks {
+    fn load(conn: &mut DbConnection, report_rows: &[ReportRow]) -> QueryResult<EntryLinks> {
+        let report_ids: Vec<i64> = report_rows.iter().map(|r| r.id).collect();
+        let accused: Vec<(i64, i64)> = report_accused::table
+            .filter(report_accused::report_id.eq_any(&report_ids))
+            .order((report_accused::report_id, report_accused::player_id))
+            .select((report_accused::report_id, report_accused::player_id))
+            .load(conn)?;
+        let games: Vec<(i64, i64)> = report_games::table
+            .filter(report_games::report_id.eq_any(&report_ids))
+            .order((report_games::report_id, report_games::game_id))
+            .select((report_games::report_id, report_games::game_id))
+            .load(conn)?;
+        let automatic_ids: Vec<i64> = report_rows
+            .iter()
+            .filter_map(|r| r.automatic_report_id)
+            .collect();
+        let automatic: HashMap<i64, AutomaticReportRow> = automatic_reports::table
+            .filter(automatic_reports::id.eq_any(&automatic_ids))
+            .select(AutomaticReportRow::as_select())
+            .load(conn)?
+            .into_iter()
+            .map(|a: AutomaticReportRow| (a.id, a))
+            .collect();
+        let automatic_games: Vec<(i64, i64)> = automatic_report_games::table
+            .filter(automatic_report_games::report_id.eq_any(&automatic_ids))
+            .order((
+                automatic_report_games::report_id,
+                automatic_report_games::game_id,
+            ))
+            .select((
+                automatic_report_games::report_id,
+                automatic_report_games::game_id,
+            ))
+            .load(conn)?;
+        let reporters: BTreeSet<i64> = report_rows.iter().filter_map(|r| r.reporter_id).collect();
+        let records = reporter_records(conn, &reporters.into_iter().collect::<Vec<_>>())?;
+        Ok(EntryLinks {
+            accused,
+            games,
+            automatic,
+            automatic_games,
+            records,
+        })
+    }
+}
+
+/// The names of everyone a case's evidence mentions by id.
+struct Names(HashMap<i64, String>);
+
+impl Names {
+    fn of(&self, id: i64) -> String {
+        self.0.get(&id).cloned().unwrap_or_default()
+    }
+}
+
+fn people_named(
+    conn: &mut DbConnection,
+    case: &CaseRow,
+    report_rows: &[ReportRow],
+    links: &EntryLinks,
+) -> QueryResult<Names> {
+    let mut people: Vec<i64> = links.accused.iter().map(|(_, p)| *p).collect();
+    people.extend(report_rows.iter().filter_map(|r| r.reporter_id));
+    people.extend(report_rows.iter().filter_map(|r| r.filed_by_admin));
+    people.push(case.accused_id);
+    people.extend(case.claimed_by);
+    people.sort_unstable();
+    people.dedup();
+    Ok(Names(super::players::names(conn, &people)?))
+}
+
+/// Each report with what it names: the game it was filed from first, then the further games
+/// it and its automatic report cite, each once.
+fn entries_of(
+    report_rows: Vec<ReportRow>,
+    links: &EntryLinks,
+    names: &Names,
+) -> Vec<EntryEvidence> {
+    report_rows
+        .into_iter()
+        .map(|report| {
+            let mut games: Vec<i64> = report.game_id.into_iter().collect();
+            let further = links
+                .games
+                .iter()
+                .filter(|(r, _)| *r == report.id)
+                .chain(
+                    links
+                        .automatic_games
+                        .iter()
+                        .filter(|(a, _)| Some(*a) == report.automatic_report_id),
+                )
+                .map(|(_, g)| *g);
+            for game in further {
+                if !games.contains(&game) {
+                    games.push(game);
+                }
+            }
+            EntryEvidence {
+                reporter: report.reporter_id.map(|r| names.of(r)),
+                admin: report.filed_by_admin.map(|a| names.of(a)),
+                reporter_record: report
+                    .reporter_id
+                    .map(|r| links.records.get(&r).cloned().unwrap_or_default()),
+                accused: links
+                    .accused
+                    .iter()
+                    .filter(|(r, _)| *r == report.id)
+                    .map(|(_, p)| names.of(*p))
+                    .collect(),
+                automatic: report
+                    .automatic_report_id
+                    .and_then(|a| links.automatic.get(&a).cloned()),
+                games,
+                report,
+            }
+        })
+        .collect()
+}
+
+/// The accused first, then everyone named alongside them, each once.
+fn named_with(accused: &str, entries: &[EntryEvidence]) -> Vec<String> {
+    let mut named: Vec<String> = vec![accused.to_string()];
+    for entry in entries {
+        for person in &entry.accused {
+            if !named.contains(person) {
+                named.push(person.clone());
+            }
+        }
+    }
+    named
+}
+
+/// Every game the entries cite, in the order they first cite them.
+fn cited_games(entries: &[EntryEvidence]) -> Vec<i64> {
+    let mut cited: Vec<i64> = Vec::new();
+    for game in entries.iter().flat_map(|entry| &entry.games) {
+        if !cited.contains(game) {
+            cited.push(*game);
+        }
+    }
+    cited
+}
+
+/// The accused's other cases, newest first, with how each was decided.
+fn earlier_cases(conn: &mut DbConnection, case: &CaseRow) -> QueryResult<Vec<EarlierCase>> {
+    let earlier: Vec<(CaseRow, Option<String>)> = cases::table
+        .left_join(decisions::table)
+        .filter(cases::accused_id.eq(case.accused_id))
+        .filter(cases::id.ne(case.id))
+        .order(cases::id.desc())
+        .select((CaseRow::as_select(), decisions::kind.nullable()))
+        .load(conn)?;
+    Ok(earlier
+        .into_iter()
+        .map(|(case, decision)| EarlierCase { case, decision })
+        .collect())
 }
 
 /// Outcomes of the decided reports of these reporters.

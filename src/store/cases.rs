@@ -212,16 +212,7 @@ pub fn case_facts(
     case: &CaseRow,
     policy: &ModerationPolicy,
 ) -> QueryResult<CaseFacts> {
-    type EntryRow = (
-        i64,
-        String,
-        Option<i64>,
-        Option<i64>,
-        Option<f64>,
-        Option<i64>,
-        NaiveDateTime,
-    );
-    let rows: Vec<EntryRow> = case_reports::table
+    let rows: Vec<FactsRow> = case_reports::table
         .inner_join(reports::table)
         .filter(case_reports::case_id.eq(case.id))
         .order(reports::id.asc())
@@ -255,35 +246,13 @@ pub fn case_facts(
     let mut archive_ids: BTreeSet<i64> = rows.iter().filter_map(|r| r.5).collect();
     archive_ids.extend(supporting.values().flatten().copied());
     let numbers = game_numbers(conn, &archive_ids.into_iter().collect::<Vec<_>>())?;
-    let mut accuracies: HashMap<i64, f64> = HashMap::new();
+    let mut accuracies = ReporterAccuracies::default();
     let mut entries = Vec::with_capacity(rows.len());
-    for (id, source, reporter_id, filed_by_admin, score, game_id, filed_at) in rows {
-        let score = score.unwrap_or(0.0);
-        let reporter = match (source.as_str(), reporter_id, filed_by_admin) {
-            (_, Some(player), _) => Reporter::Player {
-                player: PlayerId(player),
-            },
-            (_, None, Some(admin)) => Reporter::Admin {
-                admin: PlayerId(admin),
-            },
-            ("conduct_signal", None, None) => Reporter::ConductSignal { score },
-            ("collusion_analysis", None, None) => Reporter::CollusionAnalysis { score },
-            _ => Reporter::ChatAnalysis { score },
-        };
-        let accuracy = match reporter_id {
-            Some(player) => match accuracies.get(&player) {
-                Some(share) => Some(*share),
-                None => {
-                    let share = reporter_accuracy_of(conn, player, policy)?;
-                    accuracies.insert(player, share);
-                    Some(share)
-                }
-            },
-            None => None,
-        };
+    for row in rows {
+        let (id, reporter_id, game_id) = (row.0, row.2, row.5);
         entries.push(CaseEntry {
             report: ReportId(id),
-            reporter,
+            reporter: reporter_of(&row),
             accused: accused.remove(&id).unwrap_or_default(),
             game: game_id.and_then(|g| numbers.get(&g).copied()),
             supporting_games: supporting
@@ -292,8 +261,8 @@ pub fn case_facts(
                 .iter()
                 .filter_map(|g| numbers.get(g).copied())
                 .collect(),
-            filed_at: to_utc(filed_at),
-            reporter_accuracy: accuracy,
+            filed_at: to_utc(row.6),
+            reporter_accuracy: accuracies.of(conn, reporter_id, policy)?,
         });
     }
     Ok(CaseFacts {
@@ -302,6 +271,57 @@ pub fn case_facts(
         entries,
         accused_earlier_sanctions: earlier_measures_count(conn, case.accused_id)?,
     })
+}
+
+/// A case entry's columns: id, source, reporter, filing admin, score, game, filed at.
+type FactsRow = (
+    i64,
+    String,
+    Option<i64>,
+    Option<i64>,
+    Option<f64>,
+    Option<i64>,
+    NaiveDateTime,
+);
+
+/// Who filed an entry: a player, an admin, or one of the analyses with its score.
+fn reporter_of(row: &FactsRow) -> Reporter {
+    let (source, reporter_id, filed_by_admin) = (row.1.as_str(), row.2, row.3);
+    let score = row.4.unwrap_or(0.0);
+    match (source, reporter_id, filed_by_admin) {
+        (_, Some(player), _) => Reporter::Player {
+            player: PlayerId(player),
+        },
+        (_, None, Some(admin)) => Reporter::Admin {
+            admin: PlayerId(admin),
+        },
+        ("conduct_signal", None, None) => Reporter::ConductSignal { score },
+        ("collusion_analysis", None, None) => Reporter::CollusionAnalysis { score },
+        _ => Reporter::ChatAnalysis { score },
+    }
+}
+
+/// Reporter accuracies read once per reporter while a case's facts are gathered.
+#[derive(Default)]
+struct ReporterAccuracies(HashMap<i64, f64>);
+
+impl ReporterAccuracies {
+    fn of(
+        &mut self,
+        conn: &mut DbConnection,
+        reporter: Option<i64>,
+        policy: &ModerationPolicy,
+    ) -> QueryResult<Option<f64>> {
+        let Some(player) = reporter else {
+            return Ok(None);
+        };
+        if let Some(share) = self.0.get(&player) {
+            return Ok(Some(*share));
+        }
+        let share = reporter_accuracy_of(conn, player, policy)?;
+        self.0.insert(player, share);
+        Ok(Some(share))
+    }
 }
 
 /// Recomputes and stores a case's `priority_base` and `entry_count`.
@@ -322,13 +342,9 @@ pub fn refresh_priority(
         return Err(DieselError::NotFound);
     };
     let facts = case_facts(conn, &case, policy)?;
-    let priority = case_priority(&facts, to_utc(now), policy);
-    let base: f64 = priority
+    let base = case_priority(&facts, to_utc(now), policy)
         .parts
-        .iter()
-        .filter(|part| part.name != "age")
-        .map(|part| part.points)
-        .sum();
+        .without_age();
     diesel::update(cases::table.find(case_id))
         .set((
             cases::priority_base.eq(base),

@@ -250,6 +250,51 @@ fn hold_pairs(
     game: &GameInteractions,
     now: NaiveDateTime,
 ) -> QueryResult<BTreeMap<(String, String), HeldPair>> {
+    let rows = lock_pair_rows(conn, players, now)?;
+    let seat_of = |name: &str| {
+        Seat::ALL
+            .into_iter()
+            .find(|s| names[s.index()] == name)
+            .ok_or(diesel::result::Error::NotFound)
+    };
+    let traces = seat_traces(conn, &[game_id], players)?;
+    let trace_of = |name: &str| {
+        traces
+            .get(&(game_id, name.to_string()))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut out = BTreeMap::new();
+    for (low, high, games, device, network, to_high, to_low, stored) in rows {
+        let held = if games == 0 {
+            pair_from_rows(conn, &low, &high)?
+        } else {
+            let count = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
+            let mut record: PairRecord = from_json(&stored)?;
+            record.add_game(game, seat_of(&low)?, seat_of(&high)?);
+            let mut link = AccountLink {
+                games: count(games),
+                shared_device_games: count(device),
+                shared_network_games: count(network),
+                rating_to_second: count(to_high),
+                rating_to_first: count(to_low),
+            };
+            link.add(&trace_of(&low), &trace_of(&high));
+            HeldPair { record, link }
+        };
+        store_pair(conn, &low, &high, &held, now)?;
+        out.insert((low, high), held);
+    }
+    Ok(out)
+}
+
+/// Makes sure every pair of `players` has a row (an empty one for a first meeting), then
+/// reads them in name order, locked on PostgreSQL.
+fn lock_pair_rows(
+    conn: &mut DbConnection,
+    players: &[&str],
+    now: NaiveDateTime,
+) -> QueryResult<Vec<PairColumns>> {
     let empty = to_json(&PairRecord::default())?;
     let mut missing = Vec::with_capacity(6);
     for (i, low) in players.iter().enumerate() {
@@ -288,56 +333,33 @@ fn hold_pairs(
             collusion_pairs::rating_to_low,
             collusion_pairs::record,
         ));
-    let rows: Vec<PairColumns> = match conn {
-        DbConnection::Postgres(c) => query.for_update().load(c)?,
-        DbConnection::Sqlite(c) => query.load(c)?,
-    };
-    let seat_of = |name: &str| {
-        Seat::ALL
-            .into_iter()
-            .find(|s| names[s.index()] == name)
-            .ok_or(diesel::result::Error::NotFound)
-    };
-    let traces = seat_traces(conn, &[game_id], players)?;
-    let trace_of = |name: &str| {
-        traces
-            .get(&(game_id, name.to_string()))
-            .cloned()
-            .unwrap_or_default()
-    };
-    let mut out = BTreeMap::new();
-    for (low, high, games, device, network, to_high, to_low, stored) in rows {
-        let held = if games == 0 {
-            pair_from_rows(conn, &low, &high)?
-        } else {
-            let count = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
-            let mut record: PairRecord = from_json(&stored)?;
-            record.add_game(game, seat_of(&low)?, seat_of(&high)?);
-            let mut link = AccountLink {
-                games: count(games),
-                shared_device_games: count(device),
-                shared_network_games: count(network),
-                rating_to_second: count(to_high),
-                rating_to_first: count(to_low),
-            };
-            link.add(&trace_of(&low), &trace_of(&high));
-            HeldPair { record, link }
-        };
-        let link = &held.link;
-        diesel::update(collusion_pairs::table.find((&low, &high)))
-            .set((
-                collusion_pairs::games.eq(i64::try_from(held.record.games()).unwrap_or(i64::MAX)),
-                collusion_pairs::shared_device_games.eq(i64::from(link.shared_device_games)),
-                collusion_pairs::shared_network_games.eq(i64::from(link.shared_network_games)),
-                collusion_pairs::rating_to_high.eq(i64::from(link.rating_to_second)),
-                collusion_pairs::rating_to_low.eq(i64::from(link.rating_to_first)),
-                collusion_pairs::record.eq(to_json(&held.record)?),
-                collusion_pairs::updated_at.eq(now),
-            ))
-            .execute(conn)?;
-        out.insert((low, high), held);
+    match conn {
+        DbConnection::Postgres(c) => query.for_update().load(c),
+        DbConnection::Sqlite(c) => query.load(c),
     }
-    Ok(out)
+}
+
+/// Writes a pair's updated record and link counts back to its row.
+fn store_pair(
+    conn: &mut DbConnection,
+    low: &str,
+    high: &str,
+    held: &HeldPair,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let link = &held.link;
+    diesel::update(collusion_pairs::table.find((low, high)))
+        .set((
+            collusion_pairs::games.eq(i64::try_from(held.record.games()).unwrap_or(i64::MAX)),
+            collusion_pairs::shared_device_games.eq(i64::from(link.shared_device_games)),
+            collusion_pairs::shared_network_games.eq(i64::from(link.shared_network_games)),
+            collusion_pairs::rating_to_high.eq(i64::from(link.rating_to_second)),
+            collusion_pairs::rating_to_low.eq(i64::from(link.rating_to_first)),
+            collusion_pairs::record.eq(to_json(&held.record)?),
+            collusion_pairs::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// A pair row: the two names, games, the link's four counts, the JSON record.

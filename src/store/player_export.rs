@@ -193,6 +193,22 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
     let Some(player_id) = players::find_id(conn, name)? else {
         return Ok(ExportRecords::default());
     };
+    let (filed, received) = reports_of(conn, player_id)?;
+    Ok(ExportRecords {
+        reports_filed: with_people(conn, filed)?,
+        reports_received: with_people(conn, received)?,
+        cases: cases_of(conn, player_id)?,
+        sanctions: sanctions_of(conn, player_id)?,
+        appeals: appeals_of(conn, player_id)?,
+        notes: notes_on(conn, player_id)?,
+    })
+}
+
+/// The reports the player filed and those that name them.
+fn reports_of(
+    conn: &mut DbConnection,
+    player_id: i64,
+) -> QueryResult<(Vec<ReportColumns>, Vec<ReportColumns>)> {
     let report_columns = (
         reports::id,
         reports::source,
@@ -220,9 +236,11 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
         .order(reports::id.asc())
         .select(report_columns)
         .load(conn)?;
-    let reports_filed = with_people(conn, filed)?;
-    let reports_received = with_people(conn, received)?;
-    let cases = cases::table
+    Ok((filed, received))
+}
+
+fn cases_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportCase>> {
+    cases::table
         .filter(cases::accused_id.eq(player_id))
         .order(cases::id.asc())
         .select((
@@ -232,8 +250,11 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
             cases::opened_at,
             cases::decided_at,
         ))
-        .load(conn)?;
-    let sanctions = sanctions::table
+        .load(conn)
+}
+
+fn sanctions_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportSanction>> {
+    sanctions::table
         .filter(sanctions::player_id.eq(player_id))
         .order(sanctions::id.asc())
         .select((
@@ -248,8 +269,11 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
             sanctions::reduced_until,
             sanctions::note,
         ))
-        .load(conn)?;
-    let appeals = appeals::table
+        .load(conn)
+}
+
+fn appeals_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportAppeal>> {
+    appeals::table
         .filter(appeals::player_id.eq(player_id))
         .order(appeals::id.asc())
         .select((
@@ -261,7 +285,11 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
             appeals::decided_at,
             appeals::note,
         ))
-        .load(conn)?;
+        .load(conn)
+}
+
+/// Admins' notes on the player, with each author's name.
+fn notes_on(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportNote>> {
     let notes: Vec<(i64, String, Option<i64>, String, NaiveDateTime)> = player_notes::table
         .inner_join(players_table::table.on(players_table::id.eq(player_notes::author_id)))
         .filter(player_notes::player_id.eq(player_id))
@@ -274,23 +302,16 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
             player_notes::created_at,
         ))
         .load(conn)?;
-    Ok(ExportRecords {
-        reports_filed,
-        reports_received,
-        cases,
-        sanctions,
-        appeals,
-        notes: notes
-            .into_iter()
-            .map(|(id, author, case_id, text, created_at)| ExportNote {
-                id,
-                author,
-                case_id,
-                text,
-                created_at,
-            })
-            .collect(),
-    })
+    Ok(notes
+        .into_iter()
+        .map(|(id, author, case_id, text, created_at)| ExportNote {
+            id,
+            author,
+            case_id,
+            text,
+            created_at,
+        })
+        .collect())
 }
 
 /// Reports with their reporter and accused named.

@@ -148,6 +148,67 @@ pub fn queue_page(
     describe(conn, rows)
 }
 
+type Backend = <DbConnection as diesel::Connection>::Backend;
+
+/// The cases of one status passing the queue's filters, unordered.
+fn cases_matching(
+    status: &str,
+    filter: &QueueFilter,
+    ids: PlayerIds,
+    now: NaiveDateTime,
+) -> cases::BoxedQuery<'static, Backend> {
+    let mut query = cases::table
+        .filter(cases::status.eq(status.to_string()))
+        .into_boxed();
+    if let Some(reason) = &filter.reason {
+        query = query.filter(cases::reason.eq(reason.clone()));
+    }
+    if let Some(accused) = ids.accused {
+        query = query.filter(cases::accused_id.eq(accused));
+    }
+    if let Some(reporter) = ids.reporter {
+        query = query.filter(
+            cases::id.eq_any(
+                case_reports::table
+                    .inner_join(reports::table)
+                    .filter(reports::reporter_id.eq(reporter))
+                    .select(case_reports::case_id),
+            ),
+        );
+    }
+    match filter.claimed {
+        Some(true) => query.filter(cases::claimed_until.gt(now)),
+        Some(false) => query.filter(
+            cases::claimed_until
+                .is_null()
+                .or(cases::claimed_until.le(now)),
+        ),
+        None => query,
+    }
+}
+
+/// Where the next chunk of a scan starts.
+#[derive(Debug, Clone, Copy)]
+enum ScanFrom {
+    /// Bases below (or, with `true`, up to) this one.
+    Below(Option<(f64, bool)>),
+    /// The rest of one base after a row: (base, opened_at, id).
+    Within(f64, NaiveDateTime, i64),
+}
+
+/// How a chunk of rows ended for the page being gathered.
+enum ChunkEnd {
+    /// No later row can enter the page.
+    Done,
+    /// The rest of this base cannot enter the page.
+    SkipBase(f64),
+    /// Read on (the last row read, if any).
+    Continue(Option<(f64, NaiveDateTime, i64)>),
+}
+
+/// The best `need` cases of one status in queue order, after `after`. Rows are read in
+/// stored-base order a chunk at a time; since the age part adds at most
+/// `ranking.max_age_points`, the scan stops at the first base that cannot reach the page.
 fn scan_status(
     conn: &mut DbConnection,
     status: &str,
@@ -159,122 +220,105 @@ fn scan_status(
 ) -> QueryResult<Vec<(QueueKey, CaseRow)>> {
     // Sorted in queue order, at most `need`.
     let mut top: Vec<(QueueKey, CaseRow)> = Vec::new();
-    // Next read: bases below (or, at the start of a later page, up to) this one ...
-    let mut below: Option<(f64, bool)> = after.map(|k| (k.priority, true));
-    // ... or the rest of one base after a row.
-    let mut within: Option<(f64, NaiveDateTime, i64)> = None;
+    let mut from = ScanFrom::Below(after.map(|k| (k.priority, true)));
     loop {
-        let mut query = cases::table
-            .filter(cases::status.eq(status.to_string()))
-            .select(CaseRow::as_select())
-            .into_boxed();
-        if let Some(reason) = &filter.reason {
-            query = query.filter(cases::reason.eq(reason.clone()));
-        }
-        if let Some(accused) = ids.accused {
-            query = query.filter(cases::accused_id.eq(accused));
-        }
-        if let Some(reporter) = ids.reporter {
-            query = query.filter(
-                cases::id.eq_any(
-                    case_reports::table
-                        .inner_join(reports::table)
-                        .filter(reports::reporter_id.eq(reporter))
-                        .select(case_reports::case_id),
-                ),
-            );
-        }
-        match filter.claimed {
-            Some(true) => query = query.filter(cases::claimed_until.gt(ranking.now)),
-            Some(false) => {
-                query = query.filter(
-                    cases::claimed_until
-                        .is_null()
-                        .or(cases::claimed_until.le(ranking.now)),
-                )
-            }
-            None => {}
-        }
-        let rows: Vec<CaseRow> = match (within, below) {
-            (Some((base, opened_at, id)), _) => query
-                .filter(cases::priority_base.eq(base))
-                .filter(cases::opened_at.ge(opened_at))
-                .filter(cases::opened_at.gt(opened_at).or(cases::id.gt(id)))
-                .order((cases::opened_at.asc(), cases::id.asc()))
-                .limit(SCAN_CHUNK)
-                .load(conn)?,
-            (None, bound) => {
-                query = match bound {
-                    Some((base, true)) => query.filter(cases::priority_base.le(base)),
-                    Some((base, false)) => query.filter(cases::priority_base.lt(base)),
-                    None => query,
-                };
-                query
-                    .order((
-                        cases::priority_base.desc(),
-                        cases::opened_at.asc(),
-                        cases::id.asc(),
-                    ))
-                    .limit(SCAN_CHUNK)
-                    .load(conn)?
-            }
-        };
+        let rows = read_chunk(conn, cases_matching(status, filter, ids, ranking.now), from)?;
         let full_chunk = rows.len() as i64 == SCAN_CHUNK;
-        let mut last: Option<(f64, NaiveDateTime, i64)> = within;
-        let mut skipping: Option<f64> = None;
-        let mut done = false;
-        for row in rows {
-            last = Some((row.priority_base, row.opened_at, row.id));
-            if skipping == Some(row.priority_base) {
-                continue;
-            }
-            skipping = None;
-            let key = QueueKey {
-                priority: (ranking.priority)(row.priority_base, row.opened_at),
-                opened_at: row.opened_at,
-                id: row.id,
-            };
-            if after.is_some_and(|a| key.rank(&a) != Ordering::Greater) {
-                continue;
-            }
-            if top.len() >= need {
-                if let Some((worst, _)) = top.last() {
-                    if row.priority_base + ranking.max_age_points < worst.priority {
-                        done = true;
-                        break;
-                    }
-                    if key.rank(worst) != Ordering::Less {
-                        skipping = Some(row.priority_base);
-                        continue;
-                    }
-                }
-            }
-            let at = top
-                .binary_search_by(|(k, _)| k.rank(&key))
-                .unwrap_or_else(|i| i);
-            top.insert(at, (key, row));
-            top.truncate(need);
-        }
-        if done {
-            break;
-        }
-        match (skipping, full_chunk, last) {
-            // The rest of this base cannot enter the page: go to the next lower base.
-            (Some(base), _, _) => {
-                within = None;
-                below = Some((base, false));
-            }
-            // More rows may follow the last one read.
-            (None, true, Some(position)) => within = Some(position),
-            // A base ran out: continue below it.
-            (None, false, Some((base, _, _))) if within.is_some() => {
-                within = None;
-                below = Some((base, false));
-            }
-            _ => break,
-        }
+        let within = matches!(from, ScanFrom::Within(..));
+        let last_before = match from {
+            ScanFrom::Within(base, opened_at, id) => Some((base, opened_at, id)),
+            ScanFrom::Below(_) => None,
+        };
+        let end = rank_chunk(&mut top, rows, ranking, after, need);
+        from = match end {
+            ChunkEnd::Done => break,
+            ChunkEnd::SkipBase(base) => ScanFrom::Below(Some((base, false))),
+            ChunkEnd::Continue(last) => match (full_chunk, last.or(last_before)) {
+                // More rows may follow the last one read.
+                (true, Some((base, opened_at, id))) => ScanFrom::Within(base, opened_at, id),
+                // A base ran out: continue below it.
+                (false, Some((base, _, _))) if within => ScanFrom::Below(Some((base, false))),
+                _ => break,
+            },
+        };
     }
     Ok(top)
+}
+
+/// One chunk of rows in stored-base order from where the scan stands.
+fn read_chunk(
+    conn: &mut DbConnection,
+    query: cases::BoxedQuery<'static, Backend>,
+    from: ScanFrom,
+) -> QueryResult<Vec<CaseRow>> {
+    let query = match from {
+        ScanFrom::Within(base, opened_at, id) => query
+            .filter(cases::priority_base.eq(base))
+            .filter(cases::opened_at.ge(opened_at))
+            .filter(cases::opened_at.gt(opened_at).or(cases::id.gt(id)))
+            .order((cases::opened_at.asc(), cases::id.asc())),
+        ScanFrom::Below(bound) => match bound {
+            Some((base, true)) => query.filter(cases::priority_base.le(base)),
+            Some((base, false)) => query.filter(cases::priority_base.lt(base)),
+            None => query,
+        }
+        .order((
+            cases::priority_base.desc(),
+            cases::opened_at.asc(),
+            cases::id.asc(),
+        )),
+    };
+    query
+        .select(CaseRow::as_select())
+        .limit(SCAN_CHUNK)
+        .load(conn)
+}
+
+/// Offers a chunk's rows to the page being gathered (`top`, sorted, at most `need`).
+fn rank_chunk(
+    top: &mut Vec<(QueueKey, CaseRow)>,
+    rows: Vec<CaseRow>,
+    ranking: &Ranking<'_>,
+    after: Option<QueueKey>,
+    need: usize,
+) -> ChunkEnd {
+    let mut last: Option<(f64, NaiveDateTime, i64)> = None;
+    let mut skipping: Option<f64> = None;
+    for row in rows {
+        last = Some((row.priority_base, row.opened_at, row.id));
+        if skipping == Some(row.priority_base) {
+            continue;
+        }
+        skipping = None;
+        let key = QueueKey {
+            priority: (ranking.priority)(row.priority_base, row.opened_at),
+            opened_at: row.opened_at,
+            id: row.id,
+        };
+        if after.is_some_and(|a| key.rank(&a) != Ordering::Greater) {
+            continue;
+        }
+        if top.len() >= need {
+            if let Some((worst, _)) = top.last() {
+                if row.priority_base + ranking.max_age_points < worst.priority {
+                    return ChunkEnd::Done;
+                }
+                if key.rank(worst) != Ordering::Less {
+                    skipping = Some(row.priority_base);
+                    continue;
+                }
+            }
+        }
+        let at = top
+            .binary_search_by(|(k, _)| k.rank(&key))
+            .unwrap_or_else(|i| i);
+        top.insert(at, (key, row));
+        top.truncate(need);
+    }
+    match skipping {
+        Some(base) => ChunkEnd::SkipBase(base),
+        None => ChunkEnd::Continue(last),
+    }
 }
 
 /// Adds names and distinct reporter counts to ranked case rows.

@@ -69,27 +69,8 @@ pub fn purge_batch(
     now: NaiveDateTime,
     dry_run: bool,
 ) -> QueryResult<(Purged, Option<Cursor>)> {
-    let cutoff = now - settings.period(kind);
     let limit = i64::from(settings.batch);
-    let mut query = games::table
-        .select((games::id, games::played_at))
-        .filter(games::played_at.le(cutoff))
-        .into_boxed();
-    query = match kind {
-        PersonalData::ChatText => query.filter(games::chat_purged_at.is_null()),
-        PersonalData::Connections => query.filter(games::connections_purged_at.is_null()),
-    };
-    if let Some((played_at, id)) = after {
-        query = query.filter(
-            games::played_at
-                .gt(played_at)
-                .or(games::played_at.eq(played_at).and(games::id.gt(id))),
-        );
-    }
-    let candidates: Vec<(i64, NaiveDateTime)> = query
-        .order((games::played_at.asc(), games::id.asc()))
-        .limit(limit)
-        .load(conn)?;
+    let candidates = candidates(conn, kind, now - settings.period(kind), after, limit)?;
     let next = match candidates.last() {
         Some(&(id, played_at)) if candidates.len() as i64 == limit => Some((played_at, id)),
         _ => None,
@@ -113,52 +94,103 @@ pub fn purge_batch(
     };
     for chunk in due.chunks(500) {
         match kind {
-            PersonalData::ChatText => {
-                done.chat_lines += count(
-                    game_chat::table
-                        .filter(game_chat::game_id.eq_any(chunk))
-                        .count()
-                        .get_result(conn)?,
-                );
-                if !dry_run {
-                    diesel::delete(game_chat::table.filter(game_chat::game_id.eq_any(chunk)))
-                        .execute(conn)?;
-                    diesel::update(games::table.filter(games::id.eq_any(chunk)))
-                        .set(games::chat_purged_at.eq(now))
-                        .execute(conn)?;
-                }
-            }
-            PersonalData::Connections => {
-                let connection_events = game_events::table.filter(
-                    game_events::game_id
-                        .eq_any(chunk)
-                        .and(game_events::kind.eq_any(CONNECTION_EVENTS)),
-                );
-                done.events += count(connection_events.clone().count().get_result(conn)?);
-                let fingerprinted = game_seats::table.filter(
-                    game_seats::game_id.eq_any(chunk).and(
-                        game_seats::device_fp
-                            .is_not_null()
-                            .or(game_seats::network_fp.is_not_null()),
-                    ),
-                );
-                done.fingerprinted_seats += count(fingerprinted.clone().count().get_result(conn)?);
-                if !dry_run {
-                    diesel::delete(connection_events).execute(conn)?;
-                    diesel::update(fingerprinted)
-                        .set((
-                            game_seats::device_fp.eq(None::<String>),
-                            game_seats::network_fp.eq(None::<String>),
-                        ))
-                        .execute(conn)?;
-                    diesel::update(games::table.filter(games::id.eq_any(chunk)))
-                        .set(games::connections_purged_at.eq(now))
-                        .execute(conn)?;
-                }
-            }
+            PersonalData::ChatText => purge_chat(conn, chunk, now, dry_run, &mut done)?,
+            PersonalData::Connections => purge_connections(conn, chunk, now, dry_run, &mut done)?,
         }
     }
     Ok((done, next))
+}
+
+/// The next games after `after` played by `cutoff` whose data of `kind` is still kept, as
+/// (id, played time), at most `limit`.
+fn candidates(
+    conn: &mut DbConnection,
+    kind: PersonalData,
+    cutoff: NaiveDateTime,
+    after: Option<Cursor>,
+    limit: i64,
+) -> QueryResult<Vec<(i64, NaiveDateTime)>> {
+    let mut query = games::table
+        .select((games::id, games::played_at))
+        .filter(games::played_at.le(cutoff))
+        .into_boxed();
+    query = match kind {
+        PersonalData::ChatText => query.filter(games::chat_purged_at.is_null()),
+        PersonalData::Connections => query.filter(games::connections_purged_at.is_null()),
+    };
+    if let Some((played_at, id)) = after {
+        query = query.filter(
+            games::played_at
+                .gt(played_at)
+                .or(games::played_at.eq(played_at).and(games::id.gt(id))),
+        );
+    }
+    query
+        .order((games::played_at.asc(), games::id.asc()))
+        .limit(limit)
+        .load(conn)
+}
+
+/// Counts, and unless `dry_run` deletes, these games' chat lines.
+fn purge_chat(
+    conn: &mut DbConnection,
+    games_due: &[i64],
+    now: NaiveDateTime,
+    dry_run: bool,
+    done: &mut Purged,
+) -> QueryResult<()> {
+    done.chat_lines += count(
+        game_chat::table
+            .filter(game_chat::game_id.eq_any(games_due))
+            .count()
+            .get_result(conn)?,
+    );
+    if !dry_run {
+        diesel::delete(game_chat::table.filter(game_chat::game_id.eq_any(games_due)))
+            .execute(conn)?;
+        diesel::update(games::table.filter(games::id.eq_any(games_due)))
+            .set(games::chat_purged_at.eq(now))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Counts, and unless `dry_run` deletes, these games' connection events and seat
+/// fingerprints.
+fn purge_connections(
+    conn: &mut DbConnection,
+    games_due: &[i64],
+    now: NaiveDateTime,
+    dry_run: bool,
+    done: &mut Purged,
+) -> QueryResult<()> {
+    let connection_events = game_events::table.filter(
+        game_events::game_id
+            .eq_any(games_due)
+            .and(game_events::kind.eq_any(CONNECTION_EVENTS)),
+    );
+    done.events += count(connection_events.clone().count().get_result(conn)?);
+    let fingerprinted = game_seats::table.filter(
+        game_seats::game_id.eq_any(games_due).and(
+            game_seats::device_fp
+                .is_not_null()
+                .or(game_seats::network_fp.is_not_null()),
+        ),
+    );
+    done.fingerprinted_seats += count(fingerprinted.clone().count().get_result(conn)?);
+    if !dry_run {
+        diesel::delete(connection_events).execute(conn)?;
+        diesel::update(fingerprinted)
+            .set((
+                game_seats::device_fp.eq(None::<String>),
+                game_seats::network_fp.eq(None::<String>),
+            ))
+            .execute(conn)?;
+        diesel::update(games::table.filter(games::id.eq_any(games_due)))
+            .set(games::connections_purged_at.eq(now))
+            .execute(conn)?;
+    }
+    Ok(())
 }
 
 fn count(n: i64) -> u64 {

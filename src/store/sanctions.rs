@@ -137,15 +137,6 @@ pub fn standing_of(
             .filter(erased_names::name_key.eq(key))
             .select(erased_names::player_id)
     };
-    type Row = (
-        i64,
-        i64,
-        String,
-        NaiveDateTime,
-        Option<NaiveDateTime>,
-        Option<NaiveDateTime>,
-        Option<NaiveDateTime>,
-    );
     // Sanctions that ended (by their planned end) before now can no longer block anything;
     // reductions only shorten, lifts only end earlier.
     let sanctions_query = sanctions::table
@@ -173,7 +164,7 @@ pub fn standing_of(
             report_timeouts::step,
         ));
     // The hot path of every game server: on the native connection (see `on_backend`).
-    let rows: Vec<Row> = on_backend!(conn, c => sanctions_query.load(c))?;
+    let rows: Vec<StandingRow> = on_backend!(conn, c => sanctions_query.load(c))?;
     let timeouts: Vec<(i64, NaiveDateTime, NaiveDateTime, i32)> =
         on_backend!(conn, c => timeouts_query.load(c))?;
     let player = rows
@@ -181,22 +172,10 @@ pub fn standing_of(
         .map(|r| r.1)
         .or_else(|| timeouts.first().map(|t| t.0))
         .unwrap_or(0);
-    let mut sanctions = Vec::with_capacity(rows.len());
-    for (id, player_id, kind, starts, ends, lifted, reduced) in rows {
-        let starts_at = to_utc(starts);
-        sanctions.push(Sanction {
-            id: SanctionId(id),
-            player: PlayerId(player_id),
-            kind: parse_enum(&kind)?,
-            // Standing reads only kind and times.
-            reason: ReportReason::Other,
-            ground: crate::moderation::Ground::Other,
-            starts_at,
-            duration: duration_of(starts, ends),
-            lifted_at: lifted.map(to_utc),
-            reduced_until: reduced.map(to_utc),
-        });
-    }
+    let sanctions = rows
+        .into_iter()
+        .map(standing_sanction)
+        .collect::<QueryResult<Vec<Sanction>>>()?;
     let timeouts: Vec<ReportTimeout> = timeouts
         .into_iter()
         .map(|(_, starts, ends, step)| ReportTimeout {
@@ -211,4 +190,32 @@ pub fn standing_of(
         &timeouts,
         to_utc(now),
     ))
+}
+
+/// A sanction's columns as the standing reads them: id, player, kind, starts, ends, lifted,
+/// reduced until.
+type StandingRow = (
+    i64,
+    i64,
+    String,
+    NaiveDateTime,
+    Option<NaiveDateTime>,
+    Option<NaiveDateTime>,
+    Option<NaiveDateTime>,
+);
+
+fn standing_sanction(row: StandingRow) -> QueryResult<Sanction> {
+    let (id, player_id, kind, starts, ends, lifted, reduced) = row;
+    Ok(Sanction {
+        id: SanctionId(id),
+        player: PlayerId(player_id),
+        kind: parse_enum(&kind)?,
+        // Standing reads only kind and times.
+        reason: ReportReason::Other,
+        ground: crate::moderation::Ground::Other,
+        starts_at: to_utc(starts),
+        duration: duration_of(starts, ends),
+        lifted_at: lifted.map(to_utc),
+        reduced_until: reduced.map(to_utc),
+    })
 }

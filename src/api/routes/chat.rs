@@ -19,6 +19,7 @@ use crate::archive::MAX_NAME_CHARS;
 use crate::chat::context::{analyze_line_in_context, BoardContext};
 use crate::chat::{self, LineContext};
 use crate::moderation::standing::Standing;
+use crate::rules::geometry::Seat;
 use crate::rules::replay::{self, Replay, ReplayError};
 use crate::rules::ruleset::Scoring;
 use crate::store::{self, games, sanctions};
@@ -118,24 +119,42 @@ pub async fn check_line(
             json!({ "field": "text", "max_chars": MAX_TEXT_CHARS, "chars": chars }),
         ));
     }
-    // The sender's standing: the same read as `GET /api/v1/players/{name}/standing`.
     let standing = match &request.sender {
-        Some(name) => {
-            check_sender(name)?;
-            let name = name.clone();
-            let name_key = state.settings.privacy.erased_name_key(&name);
-            let standing = state
-                .read_inline(move |conn| {
-                    sanctions::standing_of(conn, &name, name_key.as_deref(), store::now())
-                        .map_err(ApiError::from)
-                })
-                .await?;
-            Some(standing)
-        }
+        Some(name) => Some(sender_standing(&state, name).await?),
         None => None,
     };
+    let mut response = analyse(&state, request).await?;
+    if let (Some(standing), Some(sender)) = (standing, response.sender.as_mut()) {
+        apply_standing(
+            &standing,
+            sender,
+            &mut response.action,
+            &mut response.reason,
+        );
+    }
+    Ok(web::Json(response))
+}
+
+/// The sender's standing: the same read as `GET /api/v1/players/{name}/standing`.
+async fn sender_standing(state: &AppState, name: &str) -> Result<Standing, ApiError> {
+    check_sender(name)?;
+    let name = name.to_string();
+    let name_key = state.settings.privacy.erased_name_key(&name);
+    state
+        .read_inline(move |conn| {
+            sanctions::standing_of(conn, &name, name_key.as_deref(), store::now())
+                .map_err(ApiError::from)
+        })
+        .await
+}
+
+/// The line's analysis, against the archived game, the posted PGN4 or no board at all.
+async fn analyse(
+    state: &AppState,
+    request: ChatCheckRequest,
+) -> Result<ChatCheckResponse, ApiError> {
     let analyzer = state.chat.clone();
-    let mut response = match (request.game_id, &request.pgn4) {
+    let response = match (request.game_id, &request.pgn4) {
         (Some(_), Some(_)) => {
             return Err(ApiError::BadRequest {
                 code: "conflicting_fields",
@@ -182,15 +201,7 @@ pub async fn check_line(
             check(&analyzer, request, None)?
         }
     };
-    if let (Some(standing), Some(sender)) = (standing, response.sender.as_mut()) {
-        apply_standing(
-            &standing,
-            sender,
-            &mut response.action,
-            &mut response.reason,
-        );
-    }
-    Ok(web::Json(response))
+    Ok(response)
 }
 
 /// A sender name must be a possible player name: 1 to `MAX_NAME_CHARS` characters, not
@@ -307,12 +318,12 @@ fn variant_of(game: &Replay) -> chat::Variant {
     }
 }
 
-fn seat(s: SeatName) -> chat::Seat {
+fn seat(s: SeatName) -> Seat {
     match s {
-        SeatName::Red => chat::Seat::Red,
-        SeatName::Blue => chat::Seat::Blue,
-        SeatName::Yellow => chat::Seat::Yellow,
-        SeatName::Green => chat::Seat::Green,
+        SeatName::Red => Seat::Red,
+        SeatName::Blue => Seat::Blue,
+        SeatName::Yellow => Seat::Yellow,
+        SeatName::Green => Seat::Green,
     }
 }
 
