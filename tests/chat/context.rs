@@ -209,15 +209,6 @@ fn a_whole_log_is_judged_at_each_line_ply() {
     assert!(out.lines.iter().all(|l| l.analysis.flags.is_empty()));
 }
 
-fn chat_seat(seat: Seat) -> Seat {
-    match seat {
-        Seat::Red => Seat::Red,
-        Seat::Blue => Seat::Blue,
-        Seat::Yellow => Seat::Yellow,
-        Seat::Green => Seat::Green,
-    }
-}
-
 /// The first ply after which a move gave check, with its mover.
 fn first_check() -> (usize, Seat) {
     let ply = game()
@@ -225,7 +216,7 @@ fn first_check() -> (usize, Seat) {
         .iter()
         .find(|p| !p.checks.is_empty() && p.played.is_some())
         .expect("a check in the game");
-    (ply.index + 1, chat_seat(ply.mover))
+    (ply.index + 1, ply.mover)
 }
 
 #[test]
