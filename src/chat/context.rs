@@ -90,18 +90,6 @@ fn kind_matches(said: PieceKind, actual: PieceKind) -> bool {
     }
 }
 
-fn kind_name(kind: PieceKind) -> &'static str {
-    match kind {
-        PieceKind::Pawn => "pawn",
-        PieceKind::Knight => "knight",
-        PieceKind::Bishop => "bishop",
-        PieceKind::Rook => "rook",
-        PieceKind::Queen => "queen",
-        PieceKind::King => "king",
-        PieceKind::OnePointQueen => "1-point queen",
-    }
-}
-
 fn cell(position: &Position, square: SquareName) -> Option<Square> {
     position
         .geometry()
@@ -465,7 +453,7 @@ fn check_move(
         tally.bad(bad);
         let piece = p
             .piece_at(mv.from)
-            .map(|x| kind_name(x.kind))
+            .map(|x| x.kind.name())
             .unwrap_or("piece");
         tally.findings.push(format!(
             "{} is legal for {} ({}, {}){}",
@@ -618,7 +606,7 @@ fn check_piece(
                 tally.findings.push(format!(
                     "{}'s {} on {} is attacked and not adequately defended",
                     p.seat.name(),
-                    kind_name(p.kind),
+                    p.kind.name(),
                     Geometry::name(sq)
                 ));
             }

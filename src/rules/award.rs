@@ -42,7 +42,7 @@ pub enum ScoringRule {
 impl fmt::Display for ScoringRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ScoringRule::Capture(kind) => write!(f, "captured an active {}", kind_name(*kind)),
+            ScoringRule::Capture(kind) => write!(f, "captured an active {}", kind.name()),
             ScoringRule::WalkingKingCaptured(seat) => {
                 write!(f, "captured {seat}'s walking king")
             }
@@ -67,18 +67,6 @@ impl fmt::Display for ScoringRule {
             }
             ScoringRule::ClaimedWin(kings) => write!(f, "claimed the win over {kings} king(s)"),
         }
-    }
-}
-
-fn kind_name(kind: PieceKind) -> &'static str {
-    match kind {
-        PieceKind::Pawn => "pawn",
-        PieceKind::Knight => "knight",
-        PieceKind::Bishop => "bishop",
-        PieceKind::Rook => "rook",
-        PieceKind::Queen => "queen",
-        PieceKind::King => "king",
-        PieceKind::OnePointQueen => "1-point queen",
     }
 }
 

@@ -49,6 +49,19 @@ impl PieceKind {
     }
 
     /// Letter in PGN4/FEN4: `P N B R Q K D`.
+    /// The piece's name in prose (explanations, chat verdicts).
+    pub fn name(self) -> &'static str {
+        match self {
+            PieceKind::Pawn => "pawn",
+            PieceKind::Knight => "knight",
+            PieceKind::Bishop => "bishop",
+            PieceKind::Rook => "rook",
+            PieceKind::Queen => "queen",
+            PieceKind::King => "king",
+            PieceKind::OnePointQueen => "1-point queen",
+        }
+    }
+
     pub fn letter(self) -> char {
         ['?', 'P', 'N', 'B', 'R', 'Q', 'K', 'D'][self as usize]
     }
