@@ -132,18 +132,37 @@ impl<T: ToSchema> Page<T> {
         key: impl Fn(&R) -> i64,
         view: impl Fn(R) -> T,
     ) -> Page<T> {
-        let keep = usize::try_from(page.limit).unwrap_or(usize::MAX);
-        let more = rows.len() > keep;
-        rows.truncate(keep);
-        let next_cursor = if more {
-            rows.last().map(|row| encode_id_cursor(key(row)))
-        } else {
-            None
-        };
+        let next_cursor = cut_to_page(&mut rows, page, key);
         Page {
             items: rows.into_iter().map(view).collect(),
             next_cursor,
         }
+    }
+
+    /// `from_rows` with a view that can fail (a stored value the view's type does not hold).
+    pub fn try_from_rows<R, E>(
+        mut rows: Vec<R>,
+        page: IdPage,
+        key: impl Fn(&R) -> i64,
+        view: impl Fn(R) -> Result<T, E>,
+    ) -> Result<Page<T>, E> {
+        let next_cursor = cut_to_page(&mut rows, page, key);
+        Ok(Page {
+            items: rows.into_iter().map(view).collect::<Result<_, _>>()?,
+            next_cursor,
+        })
+    }
+}
+
+/// Drops the row past the page; the cursor of the next page when there was one.
+fn cut_to_page<R>(rows: &mut Vec<R>, page: IdPage, key: impl Fn(&R) -> i64) -> Option<String> {
+    let keep = usize::try_from(page.limit).unwrap_or(usize::MAX);
+    let more = rows.len() > keep;
+    rows.truncate(keep);
+    if more {
+        rows.last().map(|row| encode_id_cursor(key(row)))
+    } else {
+        None
     }
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// A case: `open` until an admin decides it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaseStatus {
     Open,
@@ -14,7 +14,7 @@ pub enum CaseStatus {
 }
 
 /// Which cases the queue lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaseStatusFilter {
     Open,
@@ -23,7 +23,7 @@ pub enum CaseStatusFilter {
 }
 
 /// An appeal: `open` until an admin upholds, reduces or lifts the sanction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AppealStatus {
     Open,
@@ -33,7 +33,7 @@ pub enum AppealStatus {
 }
 
 /// Which appeals the list shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AppealStatusFilter {
     Open,
@@ -44,7 +44,7 @@ pub enum AppealStatusFilter {
 }
 
 /// A player's own report: `open` until its case is decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportStatus {
     Open,
@@ -52,7 +52,7 @@ pub enum ReportStatus {
 }
 
 /// Who acted, in the moderation log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ActorKind {
     Player,
@@ -61,7 +61,7 @@ pub enum ActorKind {
 }
 
 /// A fingerprint's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FingerprintKind {
     Device,
@@ -69,7 +69,7 @@ pub enum FingerprintKind {
 }
 
 /// A Teams seat's result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TeamResult {
     Win,
@@ -113,7 +113,7 @@ impl Termination {
 /// How a seat left an archived game.
 // The rules core's causes (`rules::game::EliminationCause`) and `forfeit`, which only the
 // connection events show; the document keeps the schema name it has always had.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = EliminationCause)]
 pub enum ArchivedEliminationCause {
@@ -127,7 +127,7 @@ pub enum ArchivedEliminationCause {
 }
 
 /// Which sanctions the admin list shows: those in force now (default), or all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionStatusFilter {
     InForce,
@@ -136,7 +136,7 @@ pub enum SanctionStatusFilter {
 
 /// A webhook delivery: `pending` until the receiver accepts it (`delivered`) or every attempt
 /// failed (`failed`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeliveryStatus {
     Pending,

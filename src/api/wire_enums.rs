@@ -5,10 +5,13 @@
 
 use std::borrow::Cow;
 
+use serde::de::value::{Error as NameError, StrDeserializer};
+use serde::de::{DeserializeOwned, IntoDeserializer};
 use serde::Serialize;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
 
+use super::error::ApiError;
 use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::chat::ffa::FfaClass;
 use crate::chat::{Category, Severity};
@@ -27,6 +30,28 @@ pub fn wire_names<T: Serialize>(values: &[T]) -> Vec<String> {
             other => panic!("a closed set serialises to strings, not {other:?}"),
         })
         .collect()
+}
+
+/// The name one value of a closed set has on the wire (`chat_ban`); empty for a value that
+/// does not serialise to a string.
+pub fn wire_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+/// The value of a closed set that `name` names on the wire, read as serde reads the type
+/// (`"chat_ban"` is `SanctionKind::ChatBan`); `None` for a name the set does not hold.
+pub fn from_wire<T: DeserializeOwned>(name: &str) -> Option<T> {
+    let name: StrDeserializer<'_, NameError> = name.into_deserializer();
+    T::deserialize(name).ok()
+}
+
+/// A closed set's value as a row stores it; a name the set does not hold is a broken row,
+/// answered as an internal error naming `what`.
+pub fn stored<T: DeserializeOwned>(what: &str, name: &str) -> Result<T, ApiError> {
+    from_wire(name).ok_or_else(|| ApiError::internal(format!("stored {what} {name:?}")))
 }
 
 /// A string schema allowing exactly `names`.
@@ -153,3 +178,21 @@ closed_set!(
     wire_names(&EventKind::ALL),
     "A connection or game event reported by the game server."
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back_as_the_values_they_name() {
+        for kind in SanctionKind::ALL {
+            assert_eq!(from_wire::<SanctionKind>(&wire_name(&kind)), Some(kind));
+        }
+        assert_eq!(
+            from_wire::<ChatChannel>("spectator"),
+            Some(ChatChannel::Spectator)
+        );
+        assert_eq!(from_wire::<SanctionKind>("chat ban"), None);
+        assert!(stored::<Ground>("ground", "nope").is_err());
+    }
+}

@@ -33,8 +33,9 @@ pub enum AbortPreset {
     Seed000,
 }
 
-/// Why the game counts as aborted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why the game counts as aborted. Serialised by its `as_str` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum AbortReason {
     /// Teams: left on the first move.
     TeamsFirstMove,
@@ -231,6 +232,14 @@ mod tests {
     }
 
     const STANDARD: &str = "1+15D";
+
+    #[test]
+    fn reasons_serialise_by_their_names() {
+        for reason in AbortReason::ALL {
+            let written = serde_json::to_string(&reason).unwrap_or_default();
+            assert_eq!(written, format!("\"{}\"", reason.as_str()));
+        }
+    }
 
     #[test]
     fn time_controls() {
