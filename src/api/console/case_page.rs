@@ -11,15 +11,16 @@ use super::layout::{page_with_status, see_other, Section};
 use super::page_error::ConsoleError;
 use super::position_picture::{position_svg, replayed};
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{age, duration_minutes, spoken, url_encoded, when, wire_name};
+use super::text::{age, duration_minutes, spoken, spoken_name, url_encoded, when, wire_name};
 use crate::api::json::ApiJson;
 use crate::api::routes::admin_cases::{self, DecisionBody, DecisionChoice, SanctionBody};
 use crate::api::routes::admin_queue;
 use crate::api::state::AppState;
+use crate::api::statuses::CaseStatus;
 use crate::api::views::queue::{CaseDetailView, ChatLineView, FlaggedLineView};
+use crate::archive::ChatChannel;
 use crate::moderation::{
-    suggest_next_sanction, Ground, LadderStep, ReportReason, SanctionDuration, SanctionKind,
-    Suggestion,
+    suggest_next_sanction, Ground, LadderStep, SanctionDuration, SanctionKind, Suggestion,
 };
 use crate::store::{self, games, players, sanctions, to_utc};
 
@@ -165,7 +166,7 @@ async fn extras(
     state: &web::Data<AppState>,
     case: &CaseDetailView,
 ) -> Result<CaseExtras, ConsoleError> {
-    let reason: Option<ReportReason> = parse_wire("reason", &case.case.reason).ok();
+    let reason = case.case.reason;
     let accused = case.case.accused.clone();
     let checked: Vec<(i64, i32, i32, String)> = case
         .flagged_lines
@@ -191,15 +192,8 @@ async fn extras(
             Ok::<_, diesel::result::Error>((measures, records))
         })
         .await?;
-    let ladder = match (measures, reason) {
-        (Some(measures), Some(reason)) => Some(suggest_next_sanction(
-            &measures,
-            reason,
-            to_utc(store::now()),
-            &policy,
-        )),
-        _ => None,
-    };
+    let ladder = measures
+        .map(|measures| suggest_next_sanction(&measures, reason, to_utc(store::now()), &policy));
     let mut boards = HashMap::new();
     for (game_id, line_idx, ply, finding, pgn4) in records {
         if let Some(game) = replayed(&pgn4) {
@@ -219,7 +213,7 @@ fn chat_line(line: &ChatLineView, flagged: Option<(usize, usize)>) -> Markup {
     html! {
         li.flagged[flagged.is_some()] {
             span.ply { "ply " (line.ply) }
-            span.sender { (line.sender) @if line.channel != "game" { " (" (line.channel) ")" } ":" }
+            span.sender { (line.sender) @if line.channel != ChatChannel::Game { " (" (wire_name(&line.channel)) ")" } ":" }
             @match flagged.and_then(|(s, e)| Some((text.get(..s)?, text.get(s..e)?, text.get(e..)?))) {
                 Some((before, hit, after)) => { (before) mark { (hit) } (after) },
                 None => (text),
@@ -246,7 +240,7 @@ fn flagged_line(line: &FlaggedLineView, board: Option<&String>) -> Markup {
             ul {
                 @for flag in &line.flags {
                     li {
-                        span.pill { (flag.severity) } " " strong { (spoken(&flag.category)) } ": " (flag.explanation)
+                        span.pill { (wire_name(&flag.severity)) } " " strong { (spoken_name(&flag.category)) } ": " (flag.explanation)
                         @if let Some(finding) = &flag.evidence_finding { br; "On the board: " (finding) }
                     }
                 }
@@ -276,12 +270,12 @@ fn decision_form(
     case: &CaseDetailView,
     form: &DecisionForm,
 ) -> Markup {
-    let reason = &case.case.reason;
+    let reason = case.case.reason;
     let presets: Vec<_> = state
         .presets
         .presets
         .iter()
-        .filter(|p| &wire_name(&p.reason) == reason)
+        .filter(|p| p.reason == reason)
         .collect();
     let mut lengths: Vec<String> = LENGTHS.iter().map(u32::to_string).collect();
     if !form.length.is_empty() && form.length != "permanent" && !lengths.contains(&form.length) {
@@ -385,18 +379,18 @@ fn render(
             h2 #facts { "The case" }
             dl.facts {
                 dt { "Accused" } dd { a href={ "/admin/players/" (url_encoded(&item.accused)) } { (item.accused) } }
-                dt { "Reason" } dd { (spoken(&item.reason)) }
-                dt { "Status" } dd { (item.status) }
+                dt { "Reason" } dd { (spoken_name(&item.reason)) }
+                dt { "Status" } dd { (wire_name(&item.status)) }
                 dt { "Priority" } dd { (format!("{:.1}", item.priority.total)) " (" (format!("{:.1}", item.priority.base)) " + " (format!("{:.1}", item.priority.age)) " for age)" }
                 dt { "Opened" } dd { (when(item.opened_at)) " (" (age(item.opened_at, now)) " ago)" }
                 dt { "Entries" } dd { (item.entry_count) " from " (item.reporters) " reporter(s)" }
                 dt { "Claim" } dd {
                     @match holder { Some(h) => { (h) " until " (item.claimed_until.map(when).unwrap_or_default()) }, None => "unclaimed" }
-                    @if item.status == "open" { (claim_button(admin, item.id, mine)) }
+                    @if item.status == CaseStatus::Open { (claim_button(admin, item.id, mine)) }
                 }
             }
         }
-        @if item.status == "open" {
+        @if item.status == CaseStatus::Open {
             section.panel aria-labelledby="decide" {
                 h2 #decide { "Decide" }
                 @if let Some(step) = &extras.ladder { p { (suggestion_text(step)) } }
@@ -419,7 +413,7 @@ fn render(
                             td {
                                 @if let Some(reporter) = &entry.reporter { a href={ "/admin/players/" (url_encoded(&reporter.name)) } { (reporter.name) } }
                                 @else if let Some(admin) = &entry.admin { (admin) " (admin)" }
-                                @else { (spoken(&entry.source)) }
+                                @else { (spoken_name(&entry.source)) }
                             }
                             td {
                                 @if let Some(r) = &entry.reporter {
@@ -429,7 +423,7 @@ fn render(
                             }
                             td { (entry.message.as_deref().unwrap_or("")) }
                             td { @for (i, game) in entry.games.iter().enumerate() { @if i > 0 { ", " } (game) } }
-                            td { (entry.outcome.as_deref().map(spoken).unwrap_or_default()) }
+                            td { (entry.outcome.as_ref().map(spoken_name).unwrap_or_default()) }
                         }
                     }
                 }
@@ -471,12 +465,12 @@ fn render(
                 h3 { "Earlier cases" }
                 @if case.history.earlier_cases.is_empty() { p.empty { "None." } }
                 ul { @for earlier in &case.history.earlier_cases {
-                    li { a href={ "/admin/cases/" (earlier.id) } { "Case " (earlier.id) } ": " (spoken(&earlier.reason)) ", " (earlier.status) @if let Some(d) = &earlier.decision { " (" (spoken(d)) ")" } }
+                    li { a href={ "/admin/cases/" (earlier.id) } { "Case " (earlier.id) } ": " (spoken_name(&earlier.reason)) ", " (wire_name(&earlier.status)) @if let Some(d) = &earlier.decision { " (" (spoken_name(d)) ")" } }
                 } }
                 h3 { "Sanctions" }
                 @if case.history.sanctions.is_empty() { p.empty { "None." } }
                 ul { @for s in &case.history.sanctions {
-                    li { (spoken(&s.kind)) " from " (when(s.starts_at)) @if let Some(end) = s.ends_at { " to " (when(end)) } @else { ", permanent" } @if s.lifted_at.is_some() { " (lifted)" } }
+                    li { (spoken_name(&s.kind)) " from " (when(s.starts_at)) @if let Some(end) = s.ends_at { " to " (when(end)) } @else { ", permanent" } @if s.lifted_at.is_some() { " (lifted)" } }
                 } }
                 h3 { "Notes" }
                 @if case.notes.is_empty() { p.empty { "None." } }
@@ -490,11 +484,11 @@ fn render(
                     @if let (Some(first), Some(last)) = (pair.first_played, pair.last_played) { ", from " (when(first)) " to " (when(last)) } "." }
                 @if !pair.shared_fingerprints.is_empty() {
                     h3 { "Shared fingerprints" }
-                    ul { @for fp in &pair.shared_fingerprints { li { (fp.kind) " " code { (fp.value) } ": " (fp.accused_games) " games of the accused, " (fp.partner_games) " of the partner" } } }
+                    ul { @for fp in &pair.shared_fingerprints { li { (wire_name(&fp.kind)) " " code { (fp.value) } ": " (fp.accused_games) " games of the accused, " (fp.partner_games) " of the partner" } } }
                 }
                 h3 { "Recent shared games" }
                 ul { @for g in &pair.recent_games {
-                    li { a href={ "/admin/games/" (g.game_id) } { "Game " (g.site_game_id) } ", " (g.variant) ", " (when(g.played_at)) ", " (spoken(&g.termination)) }
+                    li { a href={ "/admin/games/" (g.game_id) } { "Game " (g.site_game_id) } ", " (g.variant) ", " (when(g.played_at)) ", " (spoken_name(&g.termination)) }
                 } }
             }
         }
@@ -539,7 +533,7 @@ pub async fn case_page(
     let title = format!(
         "Case {}: {} by {}",
         case.case.id,
-        spoken(&case.case.reason),
+        spoken_name(&case.case.reason),
         case.case.accused
     );
     let body = render(&admin, &state, &case, &extras, &form, None);
@@ -580,7 +574,7 @@ pub async fn decide(
                     let what = match &decided.sanction {
                         Some(s) => format!(
                             "{} until {}",
-                            spoken(&s.kind),
+                            spoken_name(&s.kind),
                             s.ends_at
                                 .map(when)
                                 .unwrap_or_else(|| "further notice (permanent)".into())
@@ -607,7 +601,7 @@ pub async fn decide(
     let title = format!(
         "Case {}: {} by {}",
         case.case.id,
-        spoken(&case.case.reason),
+        spoken_name(&case.case.reason),
         case.case.accused
     );
     let status = actix_web::ResponseError::status_code(&refusal);

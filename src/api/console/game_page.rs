@@ -10,7 +10,7 @@ use super::layout::{page, Section};
 use super::page_error::ConsoleError;
 use super::position_picture::after_plies_svg;
 use super::session::ConsoleAdmin;
-use super::text::{filled, spoken, url_encoded, when, wire_name};
+use super::text::{filled, spoken, spoken_name, url_encoded, when, wire_name};
 use crate::api::routes::games as game_routes;
 use crate::api::state::AppState;
 use crate::api::views::games::GameView;
@@ -46,7 +46,7 @@ fn seats_table(game: &GameView, points: Option<[i32; 4]>) -> Markup {
                         td.num { (points.and_then(|p| p.get(index).copied()).unwrap_or(0)) }
                         td.num { (seat.points) }
                         td.num { (seat.placement) }
-                        td { @if let Some(ply) = seat.elimination_ply { "ply " (ply) @if let Some(cause) = &seat.elimination_cause { ", " (spoken(cause)) } } }
+                        td { @if let Some(ply) = seat.elimination_ply { "ply " (ply) @if let Some(cause) = &seat.elimination_cause { ", " (spoken_name(cause)) } } }
                     }
                 }
             }
@@ -237,7 +237,7 @@ pub async fn games_page(
                         td { a href={ "/admin/games/" (g.id) } { (g.site_game_id) } }
                         td { (when(g.played_at)) } td { (g.variant) }
                         td { @for (i, seat) in g.seats.iter().enumerate() { @if i > 0 { ", " } (seat.player) } }
-                        td { (spoken(&g.termination)) }
+                        td { (spoken_name(&g.termination)) }
                     }
                 } }
             }

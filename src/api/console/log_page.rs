@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::layout::{page, Section};
 use super::page_error::ConsoleError;
 use super::session::ConsoleAdmin;
-use super::text::{filled, spoken, url_encoded, when};
+use super::text::{filled, spoken, url_encoded, when, wire_name};
 use crate::api::pagination::PageQuery;
 use crate::api::routes::modlog::{self, ModlogQuery};
 use crate::api::state::AppState;
@@ -93,7 +93,7 @@ pub async fn log_page(
                 tbody { @for entry in &listed.items {
                     tr {
                         td { (when(entry.at)) }
-                        td { (entry.actor.as_deref().unwrap_or(&entry.actor_kind)) }
+                        td { (entry.actor.clone().unwrap_or_else(|| wire_name(&entry.actor_kind))) }
                         td { (spoken(&entry.kind)) }
                         td { @if let Some(subject) = &entry.subject { a href={ "/admin/players/" (url_encoded(subject)) } { (subject) } } }
                         td { @if let Some(case) = entry.case_id { a href={ "/admin/cases/" (case) } { (case) } } }

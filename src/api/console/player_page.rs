@@ -10,7 +10,7 @@ use super::layout::{page, see_other, Section};
 use super::page_error::{without_nul, ConsoleError};
 use super::sanctions_page::sanction_row;
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{spoken, url_encoded, when, wire_name};
+use super::text::{spoken, spoken_name, url_encoded, when, wire_name};
 use crate::api::auth::{AnyCaller, Credentials};
 use crate::api::error::ApiError;
 use crate::api::json::ApiJson;
@@ -23,6 +23,8 @@ use crate::api::routes::player_search::{self, PlayerSearchQuery};
 use crate::api::routes::sanctions::{self, SanctionListQuery};
 use crate::api::routes::{conduct, flags, players, standing};
 use crate::api::state::AppState;
+use crate::api::views::conduct::ConductRecordView;
+use crate::conduct::AdminConductView;
 use crate::moderation::ReportReason;
 
 /// Rows shown per list on a player's page (the API pages further).
@@ -82,7 +84,7 @@ pub async fn search_page(
                         tr {
                             td { a href={ "/admin/players/" (url_encoded(&player.name)) } { (player.name) } }
                             td.num { (player.games) } td.num { (player.open_cases) }
-                            td { @for s in &player.sanctions_in_force { span.pill { (spoken(&s.kind)) } " " } }
+                            td { @for s in &player.sanctions_in_force { span.pill { (spoken_name(&s.kind)) } " " } }
                         }
                     } }
                 }
@@ -101,22 +103,23 @@ fn allowed(yes: bool, until: Option<chrono::DateTime<chrono::Utc>>) -> Markup {
     }
 }
 
-/// The conduct record's signals, read from the API's answer.
-fn conduct_panel(conduct: &Value) -> Markup {
-    let recent = &conduct["recent_games"]["counts"];
-    let signals = conduct["signals"].as_array().cloned().unwrap_or_default();
+/// The conduct record's counts and signals.
+fn conduct_panel(conduct: Option<&AdminConductView>) -> Markup {
     html! {
-        @if conduct.is_null() { p.empty { "No game of theirs is recorded." } }
-        @else {
-            p { "Recent " (recent["games"]) " games: " (recent["completed"]) " completed, " (recent["resigned"]) " resigned, "
-                (recent["timed_out"]) " timed out, " (recent["aborted"]) " aborted, " (recent["disconnects"]) " disconnects." }
-            @if signals.is_empty() { p.empty { "No signal." } }
-            ul { @for signal in &signals {
-                li { strong { (spoken(signal["kind"].as_str().unwrap_or_default())) } ": " (signal["explanation"].as_str().unwrap_or_default())
-                    @if let Some(games) = signal["supporting_games"].as_array() { @if !games.is_empty() { br; "Games: "
-                        @for (i, g) in games.iter().enumerate() { @if i > 0 { ", " } (g) } } }
-                }
-            } }
+        @match conduct {
+            None => p.empty { "No game of theirs is recorded." },
+            Some(conduct) => {
+                @let recent = &conduct.recent_games.counts;
+                p { "Recent " (recent.games) " games: " (recent.completed) " completed, " (recent.resigned) " resigned, "
+                    (recent.timed_out) " timed out, " (recent.aborted) " aborted, " (recent.disconnects) " disconnects." }
+                @if conduct.signals.is_empty() { p.empty { "No signal." } }
+                ul { @for signal in &conduct.signals {
+                    li { strong { (spoken_name(&signal.kind)) } ": " (signal.explanation)
+                        @if !signal.supporting_games.is_empty() { br; "Games: "
+                            @for (i, g) in signal.supporting_games.iter().enumerate() { @if i > 0 { ", " } (g.0) } }
+                    }
+                } }
+            }
         }
     }
 }
@@ -140,8 +143,11 @@ pub async fn player_page(
         .0;
     // No conduct record yet is no error here: the panel says so.
     let conduct = match conduct::player_conduct(any(), state.clone(), path()).await {
-        Ok(found) => found.0.conduct,
-        Err(ApiError::NotFound { .. }) => Value::Null,
+        Ok(found) => match found.0.conduct {
+            ConductRecordView::Admin(view) => Some(view),
+            _ => None,
+        },
+        Err(ApiError::NotFound { .. }) => None,
         Err(error) => return Err(error.into()),
     };
     let games = game_routes::list_games(
@@ -220,7 +226,7 @@ pub async fn player_page(
                 h2 #cases { "Cases" }
                 @if cases.items.is_empty() { p.empty { "None." } }
                 ul { @for case in &cases.items {
-                    li { a href={ "/admin/cases/" (case.id) } { "Case " (case.id) } ": " (spoken(&case.reason)) ", " (case.status) ", opened " (when(case.opened_at)) }
+                    li { a href={ "/admin/cases/" (case.id) } { "Case " (case.id) } ": " (spoken_name(&case.reason)) ", " (wire_name(&case.status)) ", opened " (when(case.opened_at)) }
                 } }
                 h3 { "Open a case" }
                 form.stacked method="post" action={ "/admin/players/" (encoded) "/cases" } {
@@ -250,7 +256,7 @@ pub async fn player_page(
         }
         section.panel aria-labelledby="conduct" {
             h2 #conduct { "Conduct record" }
-            (conduct_panel(&conduct))
+            (conduct_panel(conduct.as_ref()))
         }
         div.cols {
             section.panel aria-labelledby="recent" {
@@ -263,7 +269,7 @@ pub async fn player_page(
                 h2 #flags { "Flagged chat" }
                 @if flagged.items.is_empty() { p.empty { "None." } }
                 ul { @for f in &flagged.items {
-                    li { span.pill { (f.severity) } " " strong { (spoken(&f.category)) } " in "
+                    li { span.pill { (wire_name(&f.severity)) } " " strong { (spoken_name(&f.category)) } " in "
                         a href={ "/admin/games/" (f.game_id) "?ply=" (f.ply) } { "game " (f.game_id) ", ply " (f.ply) }
                         ": “" (f.text) "” — " (f.explanation) }
                 } }

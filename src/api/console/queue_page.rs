@@ -8,10 +8,11 @@ use serde::Deserialize;
 use super::layout::{page, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{age, console_path, filled, spoken, url_encoded, when};
+use super::text::{age, console_path, filled, spoken, spoken_name, url_encoded, when};
 use crate::api::routes::admin_cases;
 use crate::api::routes::admin_queue::{self, CaseListQuery};
 use crate::api::state::AppState;
+use crate::api::statuses::CaseStatus;
 use crate::api::views::queue::CaseListItem;
 use crate::moderation::ReportReason;
 
@@ -125,7 +126,7 @@ fn claim_cell(
             Some(holder) => span.claim { (holder) " until " (case.claimed_until.map(when).unwrap_or_default()) },
             None => span.claim.unclaimed { "unclaimed" },
         }
-        @if case.status == "open" {
+        @if case.status == CaseStatus::Open {
             form.inline method="post" action={ "/admin/cases/" (case.id) (if mine { "/release" } else { "/claim" }) } {
                 input type="hidden" name="csrf" value=(admin.csrf);
                 input type="hidden" name="back" value=(back);
@@ -179,7 +180,7 @@ pub async fn queue_page(
                             td { a data-key="o" href={ "/admin/cases/" (case.id) } { "Case " (case.id) } }
                             td.num { (format!("{:.1}", case.priority.total)) }
                             td { (age(case.opened_at, now)) }
-                            td { (spoken(&case.reason)) }
+                            td { (spoken_name(&case.reason)) }
                             td { a href={ "/admin/players/" (url_encoded(&case.accused)) } { (case.accused) } }
                             td.num { (case.entry_count) }
                             td.num { (case.reporters) }

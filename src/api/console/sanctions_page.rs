@@ -8,13 +8,14 @@ use serde::Deserialize;
 use super::layout::{page, see_other, Section};
 use super::page_error::{without_nul, ConsoleError};
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{console_path, filled, spoken, url_encoded, when, wire_name};
+use super::text::{console_path, filled, spoken, spoken_name, url_encoded, when, wire_name};
 use crate::api::json::ApiJson;
 use crate::api::pagination::PageQuery;
 use crate::api::routes::admin_queue::{self, AppealListQuery};
 use crate::api::routes::appeals::{self, AppealChoice, AppealDecisionBody};
 use crate::api::routes::sanctions::{self, SanctionAction, SanctionChangeBody, SanctionListQuery};
 use crate::api::state::AppState;
+use crate::api::statuses::AppealStatus;
 use crate::api::views::sanction_listing::SanctionListingView;
 use crate::moderation::SanctionKind;
 
@@ -24,12 +25,12 @@ pub fn sanction_row(admin: &ConsoleAdmin, listing: &SanctionListingView, back: &
     let id = s.id;
     html! {
         article.panel {
-            h3 { (spoken(&s.kind)) " for " a href={ "/admin/players/" (url_encoded(&listing.player)) } { (listing.player) } }
+            h3 { (spoken_name(&s.kind)) " for " a href={ "/admin/players/" (url_encoded(&listing.player)) } { (listing.player) } }
             p { "From " (when(s.starts_at)) @match s.reduced_until.or(s.ends_at) { Some(end) => { " to " (when(end)) }, None => ", permanent" }
                 @if let Some(case) = s.case_id { " · " a href={ "/admin/cases/" (case) } { "case " (case) } }
-                " · " (spoken(&s.ground)) }
+                " · " (spoken_name(&s.ground)) }
             @if !listing.note.is_empty() { p.hint { (listing.note) } }
-            @if let Some(appeal) = &listing.appeal { p { "Appeal " (appeal.status) ": " (appeal.text) } }
+            @if let Some(appeal) = &listing.appeal { p { "Appeal " (wire_name(&appeal.status)) ": " (appeal.text) } }
             @if listing.in_force {
                 form.filters method="post" action={ "/admin/sanctions/" (id) "/change" } {
                     input type="hidden" name="csrf" value=(admin.csrf);
@@ -232,11 +233,11 @@ pub async fn appeals_page(
         @for appeal in &listed.items {
             @let s = &appeal.sanction;
             article.panel {
-                h3 { "Appeal " (appeal.id) " by " a href={ "/admin/players/" (url_encoded(&appeal.player)) } { (appeal.player) } ", " (appeal.status) }
-                p { (spoken(&s.kind)) " from " (when(s.starts_at)) @match s.reduced_until.or(s.ends_at) { Some(end) => { " to " (when(end)) }, None => ", permanent" }
+                h3 { "Appeal " (appeal.id) " by " a href={ "/admin/players/" (url_encoded(&appeal.player)) } { (appeal.player) } ", " (wire_name(&appeal.status)) }
+                p { (spoken_name(&s.kind)) " from " (when(s.starts_at)) @match s.reduced_until.or(s.ends_at) { Some(end) => { " to " (when(end)) }, None => ", permanent" }
                     @if let Some(case) = s.case_id { " · " a href={ "/admin/cases/" (case) } { "case " (case) } } }
                 blockquote { (appeal.text) }
-                @if appeal.status == "open" {
+                @if appeal.status == AppealStatus::Open {
                     form.filters method="post" action={ "/admin/appeals/" (appeal.id) "/decision" } {
                         input type="hidden" name="csrf" value=(admin.csrf);
                         label for={ "hours-" (appeal.id) } { "Reduced length, hours from its start" }

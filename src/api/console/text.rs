@@ -3,6 +3,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+pub use crate::api::wire_enums::wire_name;
+
 /// `text` percent-encoded for a query string value (everything but unreserved characters).
 pub fn url_encoded(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -37,17 +39,14 @@ pub fn console_path(next: Option<&str>) -> String {
     }
 }
 
-/// The name a closed set's value has on the wire (`chat_ban`, `offensive_chat`).
-pub fn wire_name<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(name)) => name,
-        _ => String::new(),
-    }
-}
-
 /// A wire name for people: `offensive_chat` -> `offensive chat`.
 pub fn spoken(name: &str) -> String {
     name.replace('_', " ")
+}
+
+/// A closed set's value for people: `ReportReason::OffensiveChat` -> `offensive chat`.
+pub fn spoken_name<T: Serialize>(value: &T) -> String {
+    spoken(&wire_name(value))
 }
 
 /// A time as admins read it in lists: `2026-11-26 14:05 UTC`.

@@ -300,7 +300,7 @@ pub async fn decide_case(
         ground: decided.ground,
         evidence_games: decided.evidence_games.iter().map(|g| g.0).collect(),
         report_outcome: decided.report_outcome,
-        sanction: decided.sanction.map(SanctionView::from),
+        sanction: decided.sanction.map(SanctionView::from_row).transpose()?,
         report_timeouts: decided
             .report_timeouts
             .into_iter()

@@ -17,7 +17,8 @@ use crate::api::pagination::{
 };
 use crate::api::state::AppState;
 use crate::api::statuses::{AppealStatusFilter, CaseStatusFilter};
-use crate::api::views::queue::{AppealView, CaseDetailView, CaseListItem, CasePage};
+use crate::api::views::appeals::QueuedAppeal;
+use crate::api::views::queue::{CaseDetailView, CaseListItem, CasePage};
 use crate::conduct::admin_view;
 use crate::moderation::{max_age_points, priority_with_age, ModerationPolicy, ReportReason};
 use crate::store::queue::{self, QueueFilter, QueueKey, Ranking, StatusFilter};
@@ -171,7 +172,7 @@ pub async fn list_cases(
         items: rows
             .into_iter()
             .map(|q| CaseListItem::from_queued(q, now, &state.moderation))
-            .collect(),
+            .collect::<Result<_, _>>()?,
         next_cursor,
         as_of: to_utc(now),
     }))
@@ -246,7 +247,7 @@ fn decode_appeal_cursor(cursor: &str) -> Result<(NaiveDateTime, i64), ApiError> 
     security(("bearer" = [])),
     params(AppealListQuery),
     responses(
-        (status = 200, description = "One page of appeals", body = Page<AppealView>),
+        (status = 200, description = "One page of appeals", body = Page<QueuedAppeal>),
         (status = 400, description = "Bad status, limit or cursor", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not an admin", body = ErrorEnvelope),
@@ -255,7 +256,7 @@ pub async fn list_appeals(
     _admin: AdminCaller,
     state: web::Data<AppState>,
     query: web::Query<AppealListQuery>,
-) -> Result<web::Json<Page<AppealView>>, ApiError> {
+) -> Result<web::Json<Page<QueuedAppeal>>, ApiError> {
     let query = query.into_inner();
     let limit = checked_limit(query.limit)? as usize;
     let status: Option<&'static str> = match query.status.as_deref() {
@@ -288,7 +289,10 @@ pub async fn list_appeals(
         None
     };
     Ok(web::Json(Page {
-        items: rows.into_iter().map(AppealView::from).collect(),
+        items: rows
+            .into_iter()
+            .map(QueuedAppeal::from_listing)
+            .collect::<Result<_, _>>()?,
         next_cursor,
     }))
 }

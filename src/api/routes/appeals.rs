@@ -13,6 +13,7 @@ use crate::api::json::ApiJson;
 use crate::api::routes::admin_cases::admin_id;
 use crate::api::state::AppState;
 use crate::api::views::appeals::{AppealDecided, AppealView};
+use crate::api::views::sanctions::SanctionView;
 use crate::moderation::{AppealConflict, AppealDecisionProblem, AppealProblem};
 use crate::store::{self};
 use crate::usecases::decide_appeal::{self, AppealAnswer, DecideAppealError};
@@ -57,7 +58,7 @@ pub async fn file_appeal(
                 .map_err(|e| file_error(id, e))
         })
         .await?;
-    Ok(HttpResponse::Created().json(AppealView::from(appeal)))
+    Ok(HttpResponse::Created().json(AppealView::from_row(appeal)?))
 }
 
 fn file_error(id: i64, err: FileAppealError) -> ApiError {
@@ -180,8 +181,8 @@ pub async fn decide_appeal(
         .await?;
     state.webhooks_wake.notify_one();
     Ok(web::Json(AppealDecided {
-        appeal: appeal.into(),
-        sanction: sanction.into(),
+        appeal: AppealView::from_row(appeal)?,
+        sanction: SanctionView::from_row(sanction)?,
     }))
 }
 

@@ -6,8 +6,7 @@ use chrono::Utc;
 use crate::api::auth::AnyCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::state::AppState;
-use crate::api::views::conduct::{ConductResponse, ConductViewName};
-use crate::conduct::{admin_view, player_summary, server_view};
+use crate::api::views::conduct::{ConductRecordView, ConductResponse, ConductViewName};
 use crate::store::conduct;
 
 #[utoipa::path(get, path = "/api/v1/players/{name}/conduct", tag = "games",
@@ -43,24 +42,14 @@ pub async fn player_conduct(
                 format!("No games are recorded for player {player:?}."),
             )
         })?;
-    let (now, policy) = (Utc::now(), &state.conduct);
-    let (view, conduct) = match caller {
-        AnyCaller::Admin(_) => (
-            ConductViewName::Admin,
-            serde_json::to_value(admin_view(&record, now, policy)),
-        ),
-        AnyCaller::Player(_) => (
-            ConductViewName::Player,
-            serde_json::to_value(player_summary(&record, now, policy)),
-        ),
-        AnyCaller::Server(_) => (
-            ConductViewName::Server,
-            serde_json::to_value(server_view(&record, now, policy)),
-        ),
+    let view = match caller {
+        AnyCaller::Admin(_) => ConductViewName::Admin,
+        AnyCaller::Player(_) => ConductViewName::Player,
+        AnyCaller::Server(_) => ConductViewName::Server,
     };
     Ok(web::Json(ConductResponse {
         player,
         view,
-        conduct: conduct.map_err(|e| ApiError::internal(e.to_string()))?,
+        conduct: ConductRecordView::of(view, &record, Utc::now(), &state.conduct),
     }))
 }

@@ -37,7 +37,10 @@ pub async fn game_flags(
         .ok_or_else(|| game_not_found(id))?;
     Ok(web::Json(GameFlags {
         game_id: id,
-        items: rows.into_iter().map(FlagView::from_row).collect(),
+        items: rows
+            .into_iter()
+            .map(FlagView::from_row)
+            .collect::<Result<_, _>>()?,
     }))
 }
 
@@ -64,10 +67,10 @@ pub async fn player_flags(
             chat_flags::for_player_page(conn, &name, page.after_id, page.fetch_limit())
         })
         .await?;
-    Ok(web::Json(Page::from_rows(
+    Ok(web::Json(Page::try_from_rows(
         rows,
         page,
         |(f, _)| f.id,
         FlagView::from_row,
-    )))
+    )?))
 }

@@ -89,10 +89,10 @@ pub async fn list_modlog(
     let rows = state
         .read(move |conn| modlog::page(conn, &filter, page.after_id, page.fetch_limit()))
         .await?;
-    Ok(web::Json(Page::from_rows(
+    Ok(web::Json(Page::try_from_rows(
         rows,
         page,
         |row| row.id,
         ModlogEntryView::from_row,
-    )))
+    )?))
 }

@@ -6,7 +6,7 @@ use actix_web::HttpResponse;
 use chrono::Utc;
 use futures_util::stream::{self, Stream};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::api::auth::AdminCaller;
 use crate::api::auth::AnyCaller;
@@ -14,11 +14,11 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::routes::notes::checked_name;
 use crate::api::state::AppState;
+use crate::api::views::conduct::{ConductRecordView, ConductViewName};
 use crate::api::views::player_export::{
     ErasureBody, ErasureView, ExportAppealView, ExportCaseView, ExportChatLineView, ExportGameView,
     ExportNoteView, ExportReportView, ExportSanctionView, ExportScope, PlayerExport,
 };
-use crate::conduct::{admin_view, player_summary};
 use crate::moderation::erasure::{validate_erasure, ErasureProblem};
 use crate::store::modlog::{LogActor, LogActorKind};
 use crate::store::player_export::{self, ExportRecords};
@@ -81,14 +81,13 @@ pub async fn export_player(
                 format!("Nothing is held about player {player:?}."),
             )
         })?;
-    let (now, policy) = (Utc::now(), &state.conduct);
-    let conduct = record
-        .map(|record| match scope {
-            ExportScope::Admin => serde_json::to_value(admin_view(&record, now, policy)),
-            ExportScope::Own => serde_json::to_value(player_summary(&record, now, policy)),
-        })
-        .transpose()
-        .map_err(ApiError::internal)?;
+    let now = Utc::now();
+    let audience = match scope {
+        ExportScope::Admin => ConductViewName::Admin,
+        ExportScope::Own => ConductViewName::Player,
+    };
+    let conduct =
+        record.map(|record| ConductRecordView::of(audience, &record, now, &state.conduct));
     let logged = player.clone();
     state
         .write(move |conn| {
@@ -117,7 +116,7 @@ pub async fn export_player(
 fn rest_of_document(
     records: ExportRecords,
     scope: ExportScope,
-    conduct: Option<Value>,
+    conduct: Option<ConductRecordView>,
 ) -> Result<String, ApiError> {
     #[derive(Serialize)]
     struct Rest {
@@ -128,15 +127,35 @@ fn rest_of_document(
         appeals: Vec<ExportAppealView>,
         #[serde(skip_serializing_if = "Option::is_none")]
         notes: Option<Vec<ExportNoteView>>,
-        conduct: Option<Value>,
+        conduct: Option<ConductRecordView>,
     }
     let report = |r| ExportReportView::new(r, scope);
     let rest = Rest {
-        reports_filed: records.reports_filed.into_iter().map(report).collect(),
-        reports_received: records.reports_received.into_iter().map(report).collect(),
-        cases: records.cases.into_iter().map(Into::into).collect(),
-        sanctions: records.sanctions.into_iter().map(Into::into).collect(),
-        appeals: records.appeals.into_iter().map(Into::into).collect(),
+        reports_filed: records
+            .reports_filed
+            .into_iter()
+            .map(report)
+            .collect::<Result<_, _>>()?,
+        reports_received: records
+            .reports_received
+            .into_iter()
+            .map(report)
+            .collect::<Result<_, _>>()?,
+        cases: records
+            .cases
+            .into_iter()
+            .map(ExportCaseView::from_row)
+            .collect::<Result<_, _>>()?,
+        sanctions: records
+            .sanctions
+            .into_iter()
+            .map(ExportSanctionView::from_row)
+            .collect::<Result<_, _>>()?,
+        appeals: records
+            .appeals
+            .into_iter()
+            .map(ExportAppealView::from_row)
+            .collect::<Result<_, _>>()?,
         notes: (scope == ExportScope::Admin)
             .then(|| records.notes.into_iter().map(Into::into).collect()),
         conduct,
@@ -198,7 +217,7 @@ fn export_stream(
                     let next = rows.last().map(|l| (l.game_id, l.idx));
                     let full = rows.len() as i64 == EXPORT_PAGE;
                     let text = items(
-                        rows.into_iter().map(|l| Ok(ExportChatLineView::from(l))),
+                        rows.into_iter().map(ExportChatLineView::from_row),
                         first_item,
                     )?;
                     let first_item = first_item && text.is_empty();

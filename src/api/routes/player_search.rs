@@ -50,11 +50,11 @@ fn decoded(cursor: &str) -> Result<(String, String), ApiError> {
 fn view(found: PlayerFound) -> Result<PlayerFoundView, ApiError> {
     let mut in_force = Vec::with_capacity(found.in_force.len());
     for row in found.in_force {
-        let policy = row.to_policy()?;
+        let sanction = row.to_policy()?;
         in_force.push(SanctionInForce {
             id: row.id,
-            kind: row.kind,
-            ends_at: policy.effective_end(),
+            kind: sanction.kind,
+            ends_at: sanction.effective_end(),
         });
     }
     Ok(PlayerFoundView {

@@ -78,7 +78,7 @@ pub async fn file_report(
     let body = FiledReport {
         merged: filed.merged,
         message_truncated: filed.message_truncated,
-        report: view.into(),
+        report: ReportView::from_own(view)?,
     };
     Ok(if filed.merged {
         HttpResponse::Ok().json(body)
@@ -239,10 +239,10 @@ pub async fn my_reports(
             reports::own_page(conn, &player.player, page.after_id, page.fetch_limit())
         })
         .await?;
-    Ok(web::Json(Page::from_rows(
+    Ok(web::Json(Page::try_from_rows(
         rows,
         page,
         |r| r.id,
-        ReportView::from,
-    )))
+        ReportView::from_own,
+    )?))
 }

@@ -122,12 +122,12 @@ async fn list(
         .await?;
     let now = to_utc(store::now());
     let window_days = state.moderation.appeal.window_days;
-    Ok(web::Json(Page::from_rows(
+    Ok(web::Json(Page::try_from_rows(
         rows,
         page,
         |row| row.sanction.id,
         |row| SanctionListingView::new(row, now, window_days),
-    )))
+    )?))
 }
 
 /// What an admin does to a sanction outside an appeal.
@@ -220,5 +220,5 @@ pub async fn change_sanction(
         })
         .await?;
     state.webhooks_wake.notify_one();
-    Ok(web::Json(row.into()))
+    Ok(web::Json(SanctionView::from_row(row)?))
 }

@@ -211,10 +211,10 @@ pub async fn list_deliveries(
         })
         .await?
         .ok_or_else(|| subscription_not_found(id))?;
-    Ok(web::Json(Page::from_rows(
+    Ok(web::Json(Page::try_from_rows(
         rows,
         page,
         |d| d.id,
-        DeliveryView::from,
-    )))
+        DeliveryView::from_listing,
+    )?))
 }

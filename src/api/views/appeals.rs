@@ -1,12 +1,15 @@
-//! Appeal responses: an appeal as filed and the answer to an admin's decision on it.
+//! Appeal responses: an appeal as filed, an appeal in the admins' list with the sanction it
+//! contests, and the answer to an admin's decision on it.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::api::error::ApiError;
 use crate::api::statuses::AppealStatus;
-use crate::api::views::sanctions::SanctionView;
-use crate::store::appeals::AppealRow;
+use crate::api::views::sanctions::{SanctionRecordView, SanctionView};
+use crate::api::wire_enums::stored;
+use crate::store::appeals::{AppealListing, AppealRow};
 use crate::store::to_utc;
 
 /// An appeal.
@@ -16,21 +19,20 @@ pub struct AppealView {
     pub sanction_id: i64,
     pub text: String,
     pub filed_at: DateTime<Utc>,
-    #[schema(value_type = AppealStatus)]
-    pub status: String,
+    pub status: AppealStatus,
     pub decided_at: Option<DateTime<Utc>>,
 }
 
-impl From<AppealRow> for AppealView {
-    fn from(row: AppealRow) -> Self {
-        AppealView {
+impl AppealView {
+    pub fn from_row(row: AppealRow) -> Result<AppealView, ApiError> {
+        Ok(AppealView {
             id: row.id,
             sanction_id: row.sanction_id,
             text: row.text,
             filed_at: to_utc(row.filed_at),
-            status: row.status,
+            status: stored("appeal status", &row.status)?,
             decided_at: row.decided_at.map(to_utc),
-        }
+        })
     }
 }
 
@@ -39,4 +41,39 @@ impl From<AppealRow> for AppealView {
 pub struct AppealDecided {
     pub appeal: AppealView,
     pub sanction: SanctionView,
+}
+
+/// An appeal with the sanction it contests.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QueuedAppeal {
+    pub id: i64,
+    /// The appellant (the sanctioned player).
+    pub player: String,
+    pub text: String,
+    pub filed_at: DateTime<Utc>,
+    pub status: AppealStatus,
+    pub decided_at: Option<DateTime<Utc>>,
+    pub note: Option<String>,
+    pub sanction: SanctionRecordView,
+}
+
+impl QueuedAppeal {
+    pub fn from_listing(
+        AppealListing {
+            appeal,
+            sanction,
+            player,
+        }: AppealListing,
+    ) -> Result<QueuedAppeal, ApiError> {
+        Ok(QueuedAppeal {
+            id: appeal.id,
+            player,
+            text: appeal.text,
+            filed_at: to_utc(appeal.filed_at),
+            status: stored("appeal status", &appeal.status)?,
+            decided_at: appeal.decided_at.map(to_utc),
+            note: appeal.note,
+            sanction: SanctionRecordView::from_row(sanction)?,
+        })
+    }
 }

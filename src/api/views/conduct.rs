@@ -1,7 +1,13 @@
 //! A player's conduct record in the caller's view.
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use crate::conduct::{
+    admin_view, player_summary, server_view, AdminConductView, ConductPolicy, PlayerConductSummary,
+    PlayerRecord, ServerConductView,
+};
 
 /// Which shape `conduct` has: the caller's role decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -10,6 +16,34 @@ pub enum ConductViewName {
     Admin,
     Player,
     Server,
+}
+
+/// The conduct record as one audience sees it (`conduct::view`), written as that view alone:
+/// the JSON holds no tag, `ConductResponse::view` names the shape.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ConductRecordView {
+    Admin(AdminConductView),
+    Player(PlayerConductSummary),
+    Server(ServerConductView),
+}
+
+impl ConductRecordView {
+    /// `record` in the view of `audience` at `now`.
+    pub fn of(
+        audience: ConductViewName,
+        record: &PlayerRecord,
+        now: DateTime<Utc>,
+        policy: &ConductPolicy,
+    ) -> ConductRecordView {
+        match audience {
+            ConductViewName::Admin => ConductRecordView::Admin(admin_view(record, now, policy)),
+            ConductViewName::Player => {
+                ConductRecordView::Player(player_summary(record, now, policy))
+            }
+            ConductViewName::Server => ConductRecordView::Server(server_view(record, now, policy)),
+        }
+    }
 }
 
 /// A player's conduct record. `view` says which shape `conduct` has:
@@ -24,5 +58,5 @@ pub struct ConductResponse {
     pub player: String,
     pub view: ConductViewName,
     #[schema(value_type = Object)]
-    pub conduct: serde_json::Value,
+    pub conduct: ConductRecordView,
 }

@@ -3,6 +3,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::api::error::ApiError;
+use crate::api::wire_enums::stored;
 use crate::chat::{Category, Severity};
 use crate::store::chat_flags::FlagWithText;
 
@@ -27,10 +29,8 @@ pub struct FlagView {
     pub sender: String,
     /// The chat line as sent.
     pub text: String,
-    #[schema(value_type = Category)]
-    pub category: String,
-    #[schema(value_type = Severity)]
-    pub severity: String,
+    pub category: Category,
+    pub severity: Severity,
     /// Byte offsets of the matched text in `text`.
     pub span_start: i32,
     pub span_end: i32,
@@ -41,27 +41,27 @@ pub struct FlagView {
 }
 
 impl FlagView {
-    pub(crate) fn from_row((flag, text): FlagWithText) -> FlagView {
+    pub(crate) fn from_row((flag, text): FlagWithText) -> Result<FlagView, ApiError> {
         let evidence = flag.evidence_fen4.map(|fen4| FlagEvidence {
             fen4,
             finding: flag.evidence_finding,
         });
-        FlagView {
+        Ok(FlagView {
             id: flag.id,
             game_id: flag.game_id,
             line_idx: flag.line_idx,
             ply: flag.ply,
             sender: flag.sender,
             text,
-            category: flag.category,
-            severity: flag.severity,
+            category: stored("flag category", &flag.category)?,
+            severity: stored("flag severity", &flag.severity)?,
             span_start: flag.span_start,
             span_end: flag.span_end,
             rule: flag.rule,
             explanation: flag.explanation,
             report_worthy: flag.report_worthy,
             evidence,
-        }
+        })
     }
 }
 

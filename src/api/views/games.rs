@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
 use crate::api::statuses::{ArchivedEliminationCause, TeamResult, Termination};
+use crate::api::wire_enums::stored;
 use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::conduct::abort::AbortReason;
 use crate::rules::game::EliminationCause;
@@ -49,12 +50,10 @@ pub struct SeatView {
     /// FFA points at the end (0 in Teams).
     pub points: i32,
     /// Teams only.
-    #[schema(value_type = Option<TeamResult>)]
-    pub team_result: Option<String>,
+    pub team_result: Option<TeamResult>,
     pub placement: i16,
     pub elimination_ply: Option<i32>,
-    #[schema(value_type = Option<ArchivedEliminationCause>)]
-    pub elimination_cause: Option<String>,
+    pub elimination_cause: Option<ArchivedEliminationCause>,
     pub moves_made: i32,
     pub points_from: PointsFrom,
 }
@@ -71,10 +70,18 @@ impl SeatView {
             device_fp: row.device_fp.clone(),
             network_fp: row.network_fp.clone(),
             points: row.points,
-            team_result: row.team_result.clone(),
+            team_result: row
+                .team_result
+                .as_deref()
+                .map(|r| stored("team result", r))
+                .transpose()?,
             placement: row.placement,
             elimination_ply: row.elimination_ply,
-            elimination_cause: row.elimination_cause.clone(),
+            elimination_cause: row
+                .elimination_cause
+                .as_deref()
+                .map(|c| stored("elimination cause", c))
+                .transpose()?,
             moves_made: row.moves_made,
             points_from: PointsFrom {
                 red: row.points_from_red,
@@ -91,8 +98,7 @@ impl SeatView {
 pub struct AbortView {
     pub seat: Option<SeatColour>,
     pub ply: Option<i32>,
-    #[schema(value_type = Option<AbortReason>)]
-    pub reason: Option<String>,
+    pub reason: Option<AbortReason>,
 }
 
 /// A game as listed.
@@ -104,8 +110,7 @@ pub struct GameSummary {
     pub rule_variants: String,
     pub time_control: String,
     pub start_setup: String,
-    #[schema(value_type = Termination)]
-    pub termination: String,
+    pub termination: Termination,
     /// The `Termination` tag as written.
     pub termination_text: String,
     pub result: String,
@@ -127,18 +132,26 @@ impl GameSummary {
             rule_variants: game.rule_variants,
             time_control: game.time_control,
             start_setup: game.start_setup,
-            termination: game.termination,
+            termination: stored("termination", &game.termination)?,
             termination_text: game.termination_text,
             result: game.result_tag,
             started_at: game.started_at.map(to_utc),
             ended_at: game.ended_at.map(to_utc),
             played_at: to_utc(game.played_at),
             plies: game.plies,
-            aborted: game.aborted.then(|| AbortView {
-                seat: game.aborted_seat.and_then(SeatColour::from_index),
-                ply: game.aborted_ply,
-                reason: game.aborted_reason,
-            }),
+            aborted: if game.aborted {
+                Some(AbortView {
+                    seat: game.aborted_seat.and_then(SeatColour::from_index),
+                    ply: game.aborted_ply,
+                    reason: game
+                        .aborted_reason
+                        .as_deref()
+                        .map(|r| stored("abort reason", r))
+                        .transpose()?,
+                })
+            } else {
+                None
+            },
             seats: seats
                 .iter()
                 .map(SeatView::from_row)

@@ -5,7 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::api::error::ApiError;
 use crate::api::statuses::ActorKind;
+use crate::api::wire_enums::stored;
 use crate::api::wire_enums::ModlogKind;
 use crate::store::modlog::ModlogRow;
 use crate::store::to_utc;
@@ -15,10 +17,11 @@ use crate::store::to_utc;
 pub struct ModlogEntryView {
     pub id: i64,
     pub at: DateTime<Utc>,
-    #[schema(value_type = ActorKind)]
-    pub actor_kind: String,
+    pub actor_kind: ActorKind,
     /// The acting player's or admin's name; null for the system.
     pub actor: Option<String>,
+    // The recorded action's tag (`AuditAction::kind`): the actions carry data, so their kinds
+    // are a list of names (`AuditAction::KINDS`) rather than an enum of their own.
     #[schema(value_type = ModlogKind)]
     pub kind: String,
     /// The player the action is about.
@@ -35,13 +38,13 @@ pub struct ModlogEntryView {
 }
 
 impl ModlogEntryView {
-    pub(crate) fn from_row(row: ModlogRow) -> ModlogEntryView {
+    pub(crate) fn from_row(row: ModlogRow) -> Result<ModlogEntryView, ApiError> {
         // Details are written from serde_json; text that does not read back is shown as is.
         let details = serde_json::from_str(&row.details).unwrap_or(Value::String(row.details));
-        ModlogEntryView {
+        Ok(ModlogEntryView {
             id: row.id,
             at: to_utc(row.at),
-            actor_kind: row.actor_kind,
+            actor_kind: stored("actor kind", &row.actor_kind)?,
             actor: row.actor,
             kind: row.kind,
             subject: row.subject,
@@ -51,6 +54,6 @@ impl ModlogEntryView {
             appeal_id: row.appeal_id,
             why: row.why,
             details,
-        }
+        })
     }
 }

@@ -2,12 +2,13 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
 use crate::api::statuses::{AppealStatus, CaseStatus};
+use crate::api::views::conduct::ConductRecordView;
 use crate::api::views::games::SeatView;
+use crate::api::wire_enums::stored;
 use crate::archive::ChatChannel;
 use crate::moderation::{Ground, ReportOutcome, ReportReason, ReportSource, SanctionKind};
 use crate::store::player_export::{
@@ -48,7 +49,7 @@ pub struct PlayerExport {
     /// The conduct record in the caller's view (`GET /players/{name}/conduct`); null when
     /// no game of the player is recorded.
     #[schema(value_type = Option<Object>)]
-    pub conduct: Option<Value>,
+    pub conduct: Option<ConductRecordView>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -83,37 +84,33 @@ pub struct ExportChatLineView {
     pub index: i32,
     pub ply: i32,
     pub sent_at: Option<DateTime<Utc>>,
-    #[schema(value_type = ChatChannel)]
-    pub channel: String,
+    pub channel: ChatChannel,
     pub text: String,
 }
 
-impl From<ExportChatLine> for ExportChatLineView {
-    fn from(line: ExportChatLine) -> Self {
-        ExportChatLineView {
+impl ExportChatLineView {
+    pub fn from_row(line: ExportChatLine) -> Result<ExportChatLineView, ApiError> {
+        Ok(ExportChatLineView {
             game_id: line.game_id,
             index: line.idx,
             ply: line.ply,
             sent_at: line.sent_at.map(to_utc),
-            channel: line.channel,
+            channel: stored("chat channel", &line.channel)?,
             text: line.text,
-        }
+        })
     }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExportReportView {
     pub id: i64,
-    #[schema(value_type = ReportSource)]
-    pub source: String,
-    #[schema(value_type = ReportReason)]
-    pub reason: String,
+    pub source: ReportSource,
+    pub reason: ReportReason,
     pub message: Option<String>,
     /// The archived game's id.
     pub game_id: Option<i64>,
     pub filed_at: DateTime<Utc>,
-    #[schema(value_type = Option<ReportOutcome>)]
-    pub outcome: Option<String>,
+    pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<DateTime<Utc>>,
     /// Who filed it: only in an admin's export, and null for the service's own reports.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,45 +119,47 @@ pub struct ExportReportView {
 }
 
 impl ExportReportView {
-    pub fn new(report: ExportReport, scope: ExportScope) -> ExportReportView {
-        ExportReportView {
+    pub fn new(report: ExportReport, scope: ExportScope) -> Result<ExportReportView, ApiError> {
+        Ok(ExportReportView {
             id: report.id,
-            source: report.source,
-            reason: report.reason,
+            source: stored("report source", &report.source)?,
+            reason: stored("report reason", &report.reason)?,
             message: report.message,
             game_id: report.game_id,
             filed_at: to_utc(report.filed_at),
-            outcome: report.outcome,
+            outcome: report
+                .outcome
+                .as_deref()
+                .map(|o| stored("report outcome", o))
+                .transpose()?,
             decided_at: report.decided_at.map(to_utc),
             reporter: match scope {
                 ExportScope::Admin => report.reporter,
                 ExportScope::Own => None,
             },
             accused: report.accused,
-        }
+        })
     }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExportCaseView {
     pub id: i64,
-    #[schema(value_type = ReportReason)]
-    pub reason: String,
-    #[schema(value_type = CaseStatus)]
-    pub status: String,
+    pub reason: ReportReason,
+    pub status: CaseStatus,
     pub opened_at: DateTime<Utc>,
     pub decided_at: Option<DateTime<Utc>>,
 }
 
-impl From<ExportCase> for ExportCaseView {
-    fn from(c: ExportCase) -> Self {
-        ExportCaseView {
+impl ExportCaseView {
+    pub fn from_row(c: ExportCase) -> Result<ExportCaseView, ApiError> {
+        Ok(ExportCaseView {
             id: c.id,
-            reason: c.reason,
-            status: c.status,
+            reason: stored("case reason", &c.reason)?,
+            status: stored("case status", &c.status)?,
             opened_at: to_utc(c.opened_at),
             decided_at: c.decided_at.map(to_utc),
-        }
+        })
     }
 }
 
@@ -168,12 +167,9 @@ impl From<ExportCase> for ExportCaseView {
 pub struct ExportSanctionView {
     pub id: i64,
     pub case_id: Option<i64>,
-    #[schema(value_type = SanctionKind)]
-    pub kind: String,
-    #[schema(value_type = ReportReason)]
-    pub reason: String,
-    #[schema(value_type = Ground)]
-    pub ground: String,
+    pub kind: SanctionKind,
+    pub reason: ReportReason,
+    pub ground: Ground,
     pub starts_at: DateTime<Utc>,
     /// Null for a permanent sanction.
     pub ends_at: Option<DateTime<Utc>>,
@@ -183,20 +179,20 @@ pub struct ExportSanctionView {
     pub note: String,
 }
 
-impl From<ExportSanction> for ExportSanctionView {
-    fn from(s: ExportSanction) -> Self {
-        ExportSanctionView {
+impl ExportSanctionView {
+    pub fn from_row(s: ExportSanction) -> Result<ExportSanctionView, ApiError> {
+        Ok(ExportSanctionView {
             id: s.id,
             case_id: s.case_id,
-            kind: s.kind,
-            reason: s.reason,
-            ground: s.ground,
+            kind: stored("sanction kind", &s.kind)?,
+            reason: stored("sanction reason", &s.reason)?,
+            ground: stored("sanction ground", &s.ground)?,
             starts_at: to_utc(s.starts_at),
             ends_at: s.ends_at.map(to_utc),
             lifted_at: s.lifted_at.map(to_utc),
             reduced_until: s.reduced_until.map(to_utc),
             note: s.note,
-        }
+        })
     }
 }
 
@@ -206,23 +202,22 @@ pub struct ExportAppealView {
     pub sanction_id: i64,
     pub text: String,
     pub filed_at: DateTime<Utc>,
-    #[schema(value_type = AppealStatus)]
-    pub status: String,
+    pub status: AppealStatus,
     pub decided_at: Option<DateTime<Utc>>,
     pub note: Option<String>,
 }
 
-impl From<ExportAppeal> for ExportAppealView {
-    fn from(a: ExportAppeal) -> Self {
-        ExportAppealView {
+impl ExportAppealView {
+    pub fn from_row(a: ExportAppeal) -> Result<ExportAppealView, ApiError> {
+        Ok(ExportAppealView {
             id: a.id,
             sanction_id: a.sanction_id,
             text: a.text,
             filed_at: to_utc(a.filed_at),
-            status: a.status,
+            status: stored("appeal status", &a.status)?,
             decided_at: a.decided_at.map(to_utc),
             note: a.note,
-        }
+        })
     }
 }
 

@@ -54,8 +54,7 @@ pub struct SharedGame {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SanctionInForce {
     pub id: i64,
-    #[schema(value_type = SanctionKind)]
-    pub kind: String,
+    pub kind: SanctionKind,
     /// When it ends after reductions; null while permanent.
     pub ends_at: Option<DateTime<Utc>>,
 }

@@ -1,29 +1,30 @@
-//! The review queue's responses: queued cases, a case with its evidence, and queued appeals.
+//! The review queue's responses: queued cases and a case with its evidence.
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
-use crate::api::statuses::{AppealStatus, CaseStatus, FingerprintKind, Termination};
+use crate::api::statuses::{CaseStatus, FingerprintKind, Termination};
 use crate::api::views::games::{GameSummary, SeatView};
 use crate::api::views::notes::NoteView;
+use crate::api::views::sanctions::SanctionRecordView;
+use crate::api::wire_enums::stored;
 use crate::archive::ChatChannel;
 use crate::chat::{Category, Severity};
 use crate::conduct::AdminConductView;
 use crate::moderation::{
-    age_points, reporter_accuracy, DecisionKind, Ground, ModerationPolicy, ReportOutcome,
-    ReportReason, ReportSource, SanctionKind,
+    age_points, reporter_accuracy, DecisionKind, ModerationPolicy, ReportOutcome, ReportReason,
+    ReportSource,
 };
-use crate::store::appeals::AppealListing;
 use crate::store::case_evidence::{
-    CaseEvidence, EntryEvidence, FlaggedLine, PairHistory, ReporterRecord,
+    CaseEvidence, EarlierCase, EntryEvidence, FlaggedLine, PairHistory, ReporterRecord,
 };
 use crate::store::cases::CaseRow;
+use crate::store::chat_flags::FlagRow;
 use crate::store::games::{ChatLineRow, GameRow, SeatRow};
 use crate::store::player_notes::NoteListing;
 use crate::store::queue::QueuedCase;
-use crate::store::sanctions::SanctionRow;
 use crate::store::to_utc;
 
 /// A case's priority at the moment of the read, with its stored and age parts.
@@ -43,10 +44,8 @@ pub struct PriorityView {
 pub struct CaseListItem {
     pub id: i64,
     pub accused: String,
-    #[schema(value_type = ReportReason)]
-    pub reason: String,
-    #[schema(value_type = CaseStatus)]
-    pub status: String,
+    pub reason: ReportReason,
+    pub status: CaseStatus,
     pub priority: PriorityView,
     /// Reports filed into the case.
     pub entry_count: i32,
@@ -69,13 +68,13 @@ impl CaseListItem {
         reporters: i64,
         now: NaiveDateTime,
         policy: &ModerationPolicy,
-    ) -> CaseListItem {
+    ) -> Result<CaseListItem, ApiError> {
         let age = age_points(to_utc(case.opened_at), to_utc(now), policy);
-        CaseListItem {
+        Ok(CaseListItem {
             id: case.id,
             accused,
-            reason: case.reason,
-            status: case.status,
+            reason: stored("case reason", &case.reason)?,
+            status: stored("case status", &case.status)?,
             priority: PriorityView {
                 total: case.priority_base + age,
                 base: case.priority_base,
@@ -88,14 +87,14 @@ impl CaseListItem {
             claimed_by,
             claimed_until: case.claimed_until.map(to_utc),
             decided_at: case.decided_at.map(to_utc),
-        }
+        })
     }
 
     pub(crate) fn from_queued(
         queued: QueuedCase,
         now: NaiveDateTime,
         policy: &ModerationPolicy,
-    ) -> CaseListItem {
+    ) -> Result<CaseListItem, ApiError> {
         CaseListItem::new(
             queued.case,
             queued.accused,
@@ -164,10 +163,8 @@ pub struct AutomaticView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EntryView {
     pub report_id: i64,
-    #[schema(value_type = ReportSource)]
-    pub source: String,
-    #[schema(value_type = ReportReason)]
-    pub reason: String,
+    pub source: ReportSource,
+    pub reason: ReportReason,
     /// The reporting player (player reports only).
     pub reporter: Option<ReporterView>,
     /// The admin who filed this entry about what they saw (source `admin` only).
@@ -182,17 +179,19 @@ pub struct EntryView {
     pub score: Option<f64>,
     pub automatic: Option<AutomaticView>,
     /// Set once the case is decided.
-    #[schema(value_type = Option<ReportOutcome>)]
-    pub outcome: Option<String>,
+    pub outcome: Option<ReportOutcome>,
 }
 
 impl EntryView {
-    fn from_evidence(entry: EntryEvidence, policy: &ModerationPolicy) -> EntryView {
+    fn from_evidence(
+        entry: EntryEvidence,
+        policy: &ModerationPolicy,
+    ) -> Result<EntryView, ApiError> {
         let report = entry.report;
-        EntryView {
+        Ok(EntryView {
             report_id: report.id,
-            source: report.source,
-            reason: report.reason,
+            source: stored("report source", &report.source)?,
+            reason: stored("report reason", &report.reason)?,
             reporter: entry
                 .reporter
                 .zip(entry.reporter_record)
@@ -210,8 +209,11 @@ impl EntryView {
                 score: a.score,
                 game_id: a.game_id,
             }),
-            outcome: report.outcome,
-        }
+            outcome: report
+                .outcome
+                .map(|o| stored("report outcome", &o))
+                .transpose()?,
+        })
     }
 }
 
@@ -222,31 +224,32 @@ pub struct ChatLineView {
     pub ply: i32,
     pub at: Option<DateTime<Utc>>,
     pub sender: String,
-    #[schema(value_type = ChatChannel)]
-    pub channel: String,
+    pub channel: ChatChannel,
     pub text: String,
 }
 
 impl ChatLineView {
-    fn from_row(line: ChatLineRow) -> ChatLineView {
-        ChatLineView {
+    fn from_row(line: ChatLineRow) -> Result<ChatLineView, ApiError> {
+        Ok(ChatLineView {
             line_idx: line.idx,
             ply: line.ply,
             at: line.sent_at.map(to_utc),
             sender: line.sender,
-            channel: line.channel,
+            channel: stored("chat channel", &line.channel)?,
             text: line.text,
-        }
+        })
+    }
+
+    fn from_rows(lines: Vec<ChatLineRow>) -> Result<Vec<ChatLineView>, ApiError> {
+        lines.into_iter().map(ChatLineView::from_row).collect()
     }
 }
 
 /// One finding of the chat analysis on a line.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LineFlagView {
-    #[schema(value_type = Category)]
-    pub category: String,
-    #[schema(value_type = Severity)]
-    pub severity: String,
+    pub category: Category,
+    pub severity: Severity,
     pub rule: String,
     pub explanation: String,
     pub report_worthy: bool,
@@ -256,6 +259,22 @@ pub struct LineFlagView {
     /// The position at the line's ply (FEN4) and what the check found there.
     pub evidence_fen4: Option<String>,
     pub evidence_finding: Option<String>,
+}
+
+impl LineFlagView {
+    fn from_row(f: FlagRow) -> Result<LineFlagView, ApiError> {
+        Ok(LineFlagView {
+            category: stored("flag category", &f.category)?,
+            severity: stored("flag severity", &f.severity)?,
+            rule: f.rule,
+            explanation: f.explanation,
+            report_worthy: f.report_worthy,
+            span_start: f.span_start,
+            span_end: f.span_end,
+            evidence_fen4: f.evidence_fen4,
+            evidence_finding: f.evidence_finding,
+        })
+    }
 }
 
 /// A flagged line of the accused with the lines around it.
@@ -271,32 +290,18 @@ pub struct FlaggedLineView {
 }
 
 impl FlaggedLineView {
-    fn from_evidence(line: FlaggedLine) -> FlaggedLineView {
-        FlaggedLineView {
+    fn from_evidence(line: FlaggedLine) -> Result<FlaggedLineView, ApiError> {
+        Ok(FlaggedLineView {
             game_id: line.line.game_id,
-            line: ChatLineView::from_row(line.line),
+            line: ChatLineView::from_row(line.line)?,
             flags: line
                 .flags
                 .into_iter()
-                .map(|f| LineFlagView {
-                    category: f.category,
-                    severity: f.severity,
-                    rule: f.rule,
-                    explanation: f.explanation,
-                    report_worthy: f.report_worthy,
-                    span_start: f.span_start,
-                    span_end: f.span_end,
-                    evidence_fen4: f.evidence_fen4,
-                    evidence_finding: f.evidence_finding,
-                })
-                .collect(),
-            before: line
-                .before
-                .into_iter()
-                .map(ChatLineView::from_row)
-                .collect(),
-            after: line.after.into_iter().map(ChatLineView::from_row).collect(),
-        }
+                .map(LineFlagView::from_row)
+                .collect::<Result<_, _>>()?,
+            before: ChatLineView::from_rows(line.before)?,
+            after: ChatLineView::from_rows(line.after)?,
+        })
     }
 }
 
@@ -304,50 +309,26 @@ impl FlaggedLineView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EarlierCaseView {
     pub id: i64,
-    #[schema(value_type = ReportReason)]
-    pub reason: String,
-    #[schema(value_type = CaseStatus)]
-    pub status: String,
+    pub reason: ReportReason,
+    pub status: CaseStatus,
     pub opened_at: DateTime<Utc>,
     pub decided_at: Option<DateTime<Utc>>,
-    #[schema(value_type = Option<DecisionKind>)]
-    pub decision: Option<String>,
+    pub decision: Option<DecisionKind>,
 }
 
-/// A sanction in the accused's history or under appeal.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = SanctionRecordView)]
-pub struct SanctionView {
-    pub id: i64,
-    #[schema(value_type = SanctionKind)]
-    pub kind: String,
-    #[schema(value_type = ReportReason)]
-    pub reason: String,
-    #[schema(value_type = Ground)]
-    pub ground: String,
-    pub case_id: Option<i64>,
-    pub starts_at: DateTime<Utc>,
-    /// Null: permanent.
-    pub ends_at: Option<DateTime<Utc>>,
-    pub reduced_until: Option<DateTime<Utc>>,
-    pub lifted_at: Option<DateTime<Utc>>,
-    pub note: String,
-}
-
-impl SanctionView {
-    fn from_row(s: SanctionRow) -> SanctionView {
-        SanctionView {
-            id: s.id,
-            kind: s.kind,
-            reason: s.reason,
-            ground: s.ground,
-            case_id: s.case_id,
-            starts_at: to_utc(s.starts_at),
-            ends_at: s.ends_at.map(to_utc),
-            reduced_until: s.reduced_until.map(to_utc),
-            lifted_at: s.lifted_at.map(to_utc),
-            note: s.note,
-        }
+impl EarlierCaseView {
+    fn from_evidence(earlier: EarlierCase) -> Result<EarlierCaseView, ApiError> {
+        Ok(EarlierCaseView {
+            id: earlier.case.id,
+            reason: stored("case reason", &earlier.case.reason)?,
+            status: stored("case status", &earlier.case.status)?,
+            opened_at: to_utc(earlier.case.opened_at),
+            decided_at: earlier.case.decided_at.map(to_utc),
+            decision: earlier
+                .decision
+                .map(|d| stored("decision kind", &d))
+                .transpose()?,
+        })
     }
 }
 
@@ -357,7 +338,7 @@ pub struct HistoryView {
     /// Their other cases, newest first.
     pub earlier_cases: Vec<EarlierCaseView>,
     /// Every sanction they received, newest first.
-    pub sanctions: Vec<SanctionView>,
+    pub sanctions: Vec<SanctionRecordView>,
 }
 
 /// One game the pair played together.
@@ -367,8 +348,7 @@ pub struct PairGameView {
     pub site_game_id: String,
     pub played_at: DateTime<Utc>,
     pub variant: String,
-    #[schema(value_type = Termination)]
-    pub termination: String,
+    pub termination: Termination,
     pub accused: Option<SeatView>,
     pub partner: Option<SeatView>,
 }
@@ -376,8 +356,7 @@ pub struct PairGameView {
 /// A fingerprint seen on both players' seats.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SharedFingerprintView {
-    #[schema(value_type = FingerprintKind)]
-    pub kind: String,
+    pub kind: FingerprintKind,
     pub value: String,
     pub accused_games: i64,
     pub partner_games: i64,
@@ -413,9 +392,21 @@ impl PairView {
                     site_game_id: game.site_game_id.clone(),
                     played_at: to_utc(game.played_at),
                     variant: game.variant.clone(),
-                    termination: game.termination.clone(),
+                    termination: stored("termination", &game.termination)?,
                     accused: seat_of(seats, accused)?,
                     partner: seat_of(seats, &pair.partner)?,
+                })
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        let shared_fingerprints = pair
+            .shared_fingerprints
+            .into_iter()
+            .map(|f| {
+                Ok(SharedFingerprintView {
+                    kind: stored("fingerprint kind", f.kind)?,
+                    value: f.value,
+                    accused_games: f.accused_games,
+                    partner_games: f.partner_games,
                 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
@@ -424,16 +415,7 @@ impl PairView {
             first_played: pair.first_played.map(to_utc),
             last_played: pair.last_played.map(to_utc),
             recent_games,
-            shared_fingerprints: pair
-                .shared_fingerprints
-                .into_iter()
-                .map(|f| SharedFingerprintView {
-                    kind: f.kind.to_string(),
-                    value: f.value,
-                    accused_games: f.accused_games,
-                    partner_games: f.partner_games,
-                })
-                .collect(),
+            shared_fingerprints,
             partner: pair.partner,
         })
     }
@@ -485,12 +467,12 @@ impl CaseDetailView {
                 reporters,
                 now,
                 policy,
-            ),
+            )?,
             entries: evidence
                 .entries
                 .into_iter()
                 .map(|e| EntryView::from_evidence(e, policy))
-                .collect(),
+                .collect::<Result<_, _>>()?,
             games: evidence
                 .games
                 .into_iter()
@@ -500,25 +482,18 @@ impl CaseDetailView {
                 .flagged_lines
                 .into_iter()
                 .map(FlaggedLineView::from_evidence)
-                .collect(),
+                .collect::<Result<_, _>>()?,
             history: HistoryView {
                 earlier_cases: evidence
                     .earlier_cases
                     .into_iter()
-                    .map(|e| EarlierCaseView {
-                        id: e.case.id,
-                        reason: e.case.reason,
-                        status: e.case.status,
-                        opened_at: to_utc(e.case.opened_at),
-                        decided_at: e.case.decided_at.map(to_utc),
-                        decision: e.decision,
-                    })
-                    .collect(),
+                    .map(EarlierCaseView::from_evidence)
+                    .collect::<Result<_, _>>()?,
                 sanctions: evidence
                     .sanctions
                     .into_iter()
-                    .map(SanctionView::from_row)
-                    .collect(),
+                    .map(SanctionRecordView::from_row)
+                    .collect::<Result<_, _>>()?,
             },
             pairs: evidence
                 .pairs
@@ -528,42 +503,5 @@ impl CaseDetailView {
             conduct,
             notes: notes.into_iter().map(NoteView::from).collect(),
         })
-    }
-}
-
-/// An appeal with the sanction it contests.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = QueuedAppeal)]
-pub struct AppealView {
-    pub id: i64,
-    /// The appellant (the sanctioned player).
-    pub player: String,
-    pub text: String,
-    pub filed_at: DateTime<Utc>,
-    #[schema(value_type = AppealStatus)]
-    pub status: String,
-    pub decided_at: Option<DateTime<Utc>>,
-    pub note: Option<String>,
-    pub sanction: SanctionView,
-}
-
-impl From<AppealListing> for AppealView {
-    fn from(
-        AppealListing {
-            appeal,
-            sanction,
-            player,
-        }: AppealListing,
-    ) -> Self {
-        AppealView {
-            id: appeal.id,
-            player,
-            text: appeal.text,
-            filed_at: to_utc(appeal.filed_at),
-            status: appeal.status,
-            decided_at: appeal.decided_at.map(to_utc),
-            note: appeal.note,
-            sanction: SanctionView::from_row(sanction),
-        }
     }
 }

@@ -4,7 +4,9 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::api::error::ApiError;
 use crate::api::statuses::ReportStatus;
+use crate::api::wire_enums::stored;
 use crate::moderation::{ReportOutcome, ReportReason};
 use crate::store::reports::OwnReport;
 use crate::store::to_utc;
@@ -24,14 +26,13 @@ pub struct ReportView {
     /// `open` until an admin decides the report's case, then `decided`.
     pub status: ReportStatus,
     /// Set once decided.
-    #[schema(value_type = Option<ReportOutcome>)]
-    pub outcome: Option<String>,
+    pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<DateTime<Utc>>,
 }
 
-impl From<OwnReport> for ReportView {
-    fn from(r: OwnReport) -> Self {
-        ReportView {
+impl ReportView {
+    pub fn from_own(r: OwnReport) -> Result<ReportView, ApiError> {
+        Ok(ReportView {
             id: r.id,
             reason: r.reason,
             accused: r.accused,
@@ -45,9 +46,13 @@ impl From<OwnReport> for ReportView {
             } else {
                 ReportStatus::Open
             },
-            outcome: r.outcome,
+            outcome: r
+                .outcome
+                .as_deref()
+                .map(|o| stored("report outcome", o))
+                .transpose()?,
             decided_at: r.decided_at.map(to_utc),
-        }
+        })
     }
 }
 

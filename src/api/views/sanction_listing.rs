@@ -5,6 +5,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::api::error::ApiError;
 use crate::api::views::appeals::AppealView;
 use crate::api::views::sanctions::SanctionView;
 use crate::store::sanction_listing::SanctionListing;
@@ -28,7 +29,11 @@ pub struct SanctionListingView {
 
 impl SanctionListingView {
     /// The view at `now`, with the policy's appeal window in days.
-    pub fn new(listing: SanctionListing, now: DateTime<Utc>, appeal_window_days: u32) -> Self {
+    pub fn new(
+        listing: SanctionListing,
+        now: DateTime<Utc>,
+        appeal_window_days: u32,
+    ) -> Result<Self, ApiError> {
         let policy = listing.sanction.to_policy().ok();
         let in_force = policy.as_ref().is_some_and(|s| s.is_active(now));
         let lifted = listing.sanction.lifted_at.is_some();
@@ -36,13 +41,13 @@ impl SanctionListingView {
             to_utc(listing.sanction.starts_at) + TimeDelta::days(i64::from(appeal_window_days));
         let appeal_until =
             (listing.appeal.is_none() && !lifted && window_end > now).then_some(window_end);
-        SanctionListingView {
+        Ok(SanctionListingView {
             note: listing.sanction.note.clone(),
-            sanction: listing.sanction.into(),
+            sanction: SanctionView::from_row(listing.sanction)?,
             player: listing.player,
             in_force,
-            appeal: listing.appeal.map(AppealView::from),
+            appeal: listing.appeal.map(AppealView::from_row).transpose()?,
             appeal_until,
-        }
+        })
     }
 }

@@ -4,7 +4,9 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::api::error::ApiError;
 use crate::api::statuses::DeliveryStatus;
+use crate::api::wire_enums::stored;
 use crate::moderation::SanctionEventKind;
 use crate::store::to_utc;
 use crate::store::webhook_outbox::DeliveryListing;
@@ -61,12 +63,10 @@ pub struct DeliveryView {
     pub id: i64,
     /// The event's id (the `Arbiter-Event-Id` header).
     pub event_id: String,
-    #[schema(value_type = SanctionEventKind)]
-    pub event: String,
+    pub event: SanctionEventKind,
     pub sanction_id: i64,
     /// `pending` (next attempt at `next_attempt_at`), `delivered` or `failed` (given up).
-    #[schema(value_type = DeliveryStatus)]
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     pub next_attempt_at: DateTime<Utc>,
     pub delivered_at: Option<DateTime<Utc>>,
@@ -74,14 +74,14 @@ pub struct DeliveryView {
     pub tries: Vec<AttemptView>,
 }
 
-impl From<DeliveryListing> for DeliveryView {
-    fn from(d: DeliveryListing) -> Self {
-        DeliveryView {
+impl DeliveryView {
+    pub fn from_listing(d: DeliveryListing) -> Result<DeliveryView, ApiError> {
+        Ok(DeliveryView {
             id: d.id,
             event_id: d.event_id,
-            event: d.kind,
+            event: stored("sanction event", &d.kind)?,
             sanction_id: d.sanction_id,
-            status: d.status,
+            status: stored("delivery status", &d.status)?,
             attempts: d.attempts,
             next_attempt_at: to_utc(d.next_attempt_at),
             delivered_at: d.delivered_at.map(to_utc),
@@ -96,6 +96,6 @@ impl From<DeliveryListing> for DeliveryView {
                     duration_ms: a.duration_ms,
                 })
                 .collect(),
-        }
+        })
     }
 }
