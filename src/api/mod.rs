@@ -1,5 +1,6 @@
 //! HTTP layer (actix-web): application assembly (`app.rs`), auth extractors, error envelope,
-//! OpenAPI. Handlers stay thin: extract, call store/pure code, map to a typed response.
+//! OpenAPI, the admin console. Handlers stay thin: extract and check, call a read model
+//! (`read_models`) or store/pure code, answer a typed view.
 //!
 //! This file only declares the modules: each file imports what it needs from the file that
 //! defines it (`state::AppState`, `error::ApiError`), never from here.
@@ -15,6 +16,8 @@ pub mod metrics_endpoint;
 pub mod middleware;
 pub mod openapi;
 pub mod pagination;
+pub mod player_names;
+pub mod read_models;
 pub mod route_table;
 pub mod routes;
 pub mod server;

@@ -11,6 +11,7 @@ use super::page_error::ConsoleError;
 use super::position_picture::after_plies_svg;
 use super::session::ConsoleAdmin;
 use super::text::{filled, spoken, spoken_name, url_encoded, when, wire_name};
+use crate::api::read_models::games::GameListQuery;
 use crate::api::routes::games as game_routes;
 use crate::api::state::AppState;
 use crate::api::views::games::GameView;
@@ -209,7 +210,7 @@ pub async fn games_page(
             limit: Some(50),
             cursor: filters.cursor.clone(),
         }),
-        web::Query(game_routes::GameListQuery {
+        web::Query(GameListQuery {
             player: filled(&filters.player),
             with: filled(&filters.with),
             variant: filled(&filters.variant),

@@ -9,7 +9,8 @@ use super::page_error::ConsoleError;
 use super::session::ConsoleAdmin;
 use super::text::{filled, spoken, url_encoded, when, wire_name};
 use crate::api::pagination::PageQuery;
-use crate::api::routes::modlog::{self, ModlogQuery};
+use crate::api::read_models::modlog::ModlogQuery;
+use crate::api::routes::modlog;
 use crate::api::state::AppState;
 
 #[derive(Debug, Default, Deserialize)]

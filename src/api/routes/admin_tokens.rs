@@ -10,6 +10,7 @@ use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
+use crate::api::read_models::tokens::read_tokens;
 use crate::api::state::AppState;
 use crate::api::views::tokens::{CreatedToken, TokenView};
 use crate::store::api_tokens::{self};
@@ -41,14 +42,7 @@ pub async fn list_tokens(
     query: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<TokenView>>, ApiError> {
     let page = query.by_id()?;
-    let rows = state
-        .read(move |conn| api_tokens::list_page(conn, page.after_id, page.fetch_limit()))
-        .await?;
-    let views = rows
-        .into_iter()
-        .map(TokenView::from_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(web::Json(Page::from_rows(views, page, |v| v.id, |v| v)))
+    Ok(web::Json(read_tokens(&state, page).await?))
 }
 
 /// Creates a token; the response holds the token itself, once.

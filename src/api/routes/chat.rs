@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use crate::api::auth::ServerCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
-use crate::api::routes::games::game_not_found;
+use crate::api::read_models::games::game_not_found;
 use crate::api::state::AppState;
 use crate::api::views::chat::{
     check_response, ActionName, BlockReason, ChatCheckResponse, SenderView,

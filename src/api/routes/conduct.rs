@@ -1,13 +1,12 @@
 //! `GET /api/v1/players/{name}/conduct`: a player's conduct record, as each role may see it.
 
 use actix_web::web;
-use chrono::Utc;
 
 use crate::api::auth::AnyCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::read_models::conduct;
 use crate::api::state::AppState;
-use crate::api::views::conduct::{ConductRecordView, ConductResponse, ConductViewName};
-use crate::store::conduct;
+use crate::api::views::conduct::{ConductResponse, ConductViewName};
 
 #[utoipa::path(get, path = "/api/v1/players/{name}/conduct", tag = "games",
     security(("bearer" = [])),
@@ -24,32 +23,18 @@ pub async fn player_conduct(
     name: web::Path<String>,
 ) -> Result<web::Json<ConductResponse>, ApiError> {
     let player = name.into_inner();
-    if let AnyCaller::Player(p) = &caller {
-        if p.player != player {
+    let audience = match &caller {
+        AnyCaller::Admin(_) => ConductViewName::Admin,
+        AnyCaller::Server(_) => ConductViewName::Server,
+        AnyCaller::Player(p) if p.player == player => ConductViewName::Player,
+        AnyCaller::Player(_) => {
             return Err(ApiError::Forbidden {
                 allowed: &["admin", "server"],
                 actual: "player",
-            });
+            })
         }
-    }
-    let lookup = player.clone();
-    let record = state
-        .read(move |conn| conduct::record(conn, &lookup))
-        .await?
-        .ok_or_else(|| {
-            ApiError::not_found(
-                "player_not_found",
-                format!("No games are recorded for player {player:?}."),
-            )
-        })?;
-    let view = match caller {
-        AnyCaller::Admin(_) => ConductViewName::Admin,
-        AnyCaller::Player(_) => ConductViewName::Player,
-        AnyCaller::Server(_) => ConductViewName::Server,
     };
-    Ok(web::Json(ConductResponse {
-        player,
-        view,
-        conduct: ConductRecordView::of(view, &record, Utc::now(), &state.conduct),
-    }))
+    Ok(web::Json(
+        conduct::response(&state, player, audience).await?,
+    ))
 }

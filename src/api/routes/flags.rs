@@ -5,10 +5,9 @@ use actix_web::web;
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, PageQuery};
-use crate::api::routes::games::game_not_found;
+use crate::api::read_models::flags;
 use crate::api::state::AppState;
 use crate::api::views::flags::{FlagView, GameFlags};
-use crate::store::chat_flags::{self};
 
 /// The chat analysis flags of one game, in chat order.
 #[utoipa::path(get, path = "/api/v1/games/{id}/flags", tag = "games",
@@ -25,23 +24,9 @@ pub async fn game_flags(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<web::Json<GameFlags>, ApiError> {
-    let id = id.into_inner();
-    let rows = state
-        .read(move |conn| {
-            if !chat_flags::game_exists(conn, id)? {
-                return Ok(None);
-            }
-            chat_flags::for_game(conn, id).map(Some)
-        })
-        .await?
-        .ok_or_else(|| game_not_found(id))?;
-    Ok(web::Json(GameFlags {
-        game_id: id,
-        items: rows
-            .into_iter()
-            .map(FlagView::from_row)
-            .collect::<Result<_, _>>()?,
-    }))
+    Ok(web::Json(
+        flags::read_game_flags(&state, id.into_inner()).await?,
+    ))
 }
 
 /// The chat analysis flags on a player's lines, newest first.
@@ -61,16 +46,7 @@ pub async fn player_flags(
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<FlagView>>, ApiError> {
     let page = page.by_id()?;
-    let name = name.into_inner();
-    let rows = state
-        .read(move |conn| {
-            chat_flags::for_player_page(conn, &name, page.after_id, page.fetch_limit())
-        })
-        .await?;
-    Ok(web::Json(Page::try_from_rows(
-        rows,
-        page,
-        |(f, _)| f.id,
-        FlagView::from_row,
-    )?))
+    Ok(web::Json(
+        flags::read_player_flags(&state, name.into_inner(), page).await?,
+    ))
 }

@@ -7,25 +7,19 @@ use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
-use serde::Deserialize;
 use serde_json::json;
-use utoipa::IntoParams;
 
 use crate::api::auth::{AdminCaller, ServerCaller};
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::parse_json;
 use crate::api::pagination::{Page, PageQuery};
+use crate::api::read_models::games::{self, GameListQuery};
 use crate::api::state::AppState;
-use crate::api::statuses::Termination;
 use crate::api::views::games::{GameSummary, GameView, IngestResult, IngestStatus};
-use crate::api::wire_enums::wire_names;
 use crate::archive::{self};
 use crate::archive::{IngestError, Submission};
 use crate::moderation::{GameNumber, GAME_NUMBER_RULE};
-use crate::rules::replay;
-use crate::store::game_search::{self, GameFilter};
-use crate::store::games::{self, GameRow, SeatRow};
+use crate::store::games as stored_games;
 use crate::store::{self};
 use crate::usecases::ingest_game::{self, StoreOutcome};
 
@@ -166,77 +160,6 @@ pub async fn ingest_game(
     }
 }
 
-/// Archive filters.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct GameListQuery {
-    /// Games this player played.
-    pub player: Option<String>,
-    /// ... together with this player.
-    pub with: Option<String>,
-    /// `FFA`, `Teams`, `Solo`, ...
-    pub variant: Option<String>,
-    #[param(value_type = Option<Termination>)]
-    pub termination: Option<String>,
-    pub aborted: Option<bool>,
-    /// Played at or after (RFC 3339 or YYYY-MM-DD).
-    pub from: Option<String>,
-    /// Played before (RFC 3339 or YYYY-MM-DD).
-    pub to: Option<String>,
-}
-
-fn parse_instant(field: &str, text: &str) -> Result<NaiveDateTime, ApiError> {
-    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
-        return Ok(at.with_timezone(&Utc).naive_utc());
-    }
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .ok_or_else(|| ApiError::BadRequest {
-            code: "invalid_query",
-            message: format!("`{field}` must be an RFC 3339 time or a YYYY-MM-DD date."),
-            details: json!({ "field": field }),
-        })
-}
-
-impl GameListQuery {
-    pub fn filter(&self) -> Result<GameFilter, ApiError> {
-        let nonempty = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
-        if let Some(termination) = &self.termination {
-            if Termination::parse(termination).is_none() {
-                return Err(ApiError::BadRequest {
-                    code: "invalid_query",
-                    message: format!(
-                        "`termination` must be one of {}.",
-                        wire_names(&Termination::ALL).join(", ")
-                    ),
-                    details: json!({
-                        "field": "termination",
-                        "allowed": wire_names(&Termination::ALL),
-                    }),
-                });
-            }
-        }
-        Ok(GameFilter {
-            player: nonempty(&self.player),
-            with: nonempty(&self.with),
-            variant: nonempty(&self.variant),
-            termination: self.termination.clone(),
-            aborted: self.aborted,
-            from: self
-                .from
-                .as_deref()
-                .map(|t| parse_instant("from", t))
-                .transpose()?,
-            to: self
-                .to
-                .as_deref()
-                .map(|t| parse_instant("to", t))
-                .transpose()?,
-        })
-    }
-}
-
 /// Lists archived games, newest first.
 #[utoipa::path(get, path = "/api/v1/games", tag = "games",
     security(("bearer" = [])),
@@ -255,25 +178,7 @@ pub async fn list_games(
 ) -> Result<web::Json<Page<GameSummary>>, ApiError> {
     let page = page.by_id()?;
     let filter = query.filter()?;
-    let rows = state
-        .read(move |conn| game_search::list_page(conn, &filter, page.after_id, page.fetch_limit()))
-        .await?;
-    page_of_games(rows, page)
-}
-
-pub fn page_of_games(
-    rows: Vec<(GameRow, Vec<SeatRow>)>,
-    page: crate::api::pagination::IdPage,
-) -> Result<web::Json<Page<GameSummary>>, ApiError> {
-    let items = rows
-        .into_iter()
-        .map(|(g, s)| GameSummary::from_rows(g, &s))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(web::Json(Page::from_rows(items, page, |g| g.id, |g| g)))
-}
-
-pub fn game_not_found(id: i64) -> ApiError {
-    ApiError::not_found("game_not_found", format!("No game has id {id}."))
+    Ok(web::Json(games::read_games(&state, filter, page).await?))
 }
 
 /// One game: tags, seats, the move timeline with points, chat in ply order, events, and the
@@ -292,13 +197,9 @@ pub async fn get_game(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<web::Json<GameView>, ApiError> {
-    let id = id.into_inner();
-    let detail = state
-        .read(move |conn| games::get(conn, id))
-        .await?
-        .ok_or_else(|| game_not_found(id))?;
-    let view = web::block(move || GameView::from_detail(detail)).await??;
-    Ok(web::Json(view))
+    Ok(web::Json(
+        games::read_game(&state, id.into_inner()).await?.view,
+    ))
 }
 
 /// One game by the site's game number (what reports and decisions cite), answered as
@@ -327,10 +228,10 @@ pub async fn get_game_by_number(
     let site_game_id = number.to_string();
     let detail = state
         .read(move |conn| {
-            let Some((id, _)) = games::find_by_site_id(conn, &site_game_id)? else {
+            let Some((id, _)) = stored_games::find_by_site_id(conn, &site_game_id)? else {
                 return Ok(None);
             };
-            games::get(conn, id)
+            stored_games::get(conn, id)
         })
         .await?
         .ok_or_else(|| {
@@ -358,17 +259,7 @@ pub async fn export_pgn4(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let text = state
-        .read(move |conn| games::pgn4(conn, id))
-        .await?
-        .ok_or_else(|| game_not_found(id))?;
-    let export = web::block(move || {
-        replay::replay(&text)
-            .map(|r| r.to_pgn4())
-            .map_err(|e| ApiError::internal(format!("stored game {id} does not replay: {e}")))
-    })
-    .await??;
+    let export = games::read_pgn4_export(&state, id.into_inner()).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/x-pgn4; charset=utf-8")
         .body(export))

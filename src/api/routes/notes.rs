@@ -9,12 +9,12 @@ use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
+use crate::api::player_names::checked_name;
+use crate::api::read_models::notes;
 use crate::api::routes::admin_cases::admin_id;
 use crate::api::state::AppState;
 use crate::api::views::notes::NoteView;
-use crate::archive::MAX_NAME_CHARS;
 use crate::moderation::validate_note;
-use crate::store::player_notes;
 use crate::store::{self};
 use crate::usecases::add_note::{self, AddNoteError};
 
@@ -27,19 +27,6 @@ pub struct NewNote {
     pub text: String,
     /// The case the note was written for.
     pub case_id: Option<i64>,
-}
-
-/// A player name from the path: trimmed, 1 to `MAX_NAME_CHARS` characters.
-pub(crate) fn checked_name(name: &str) -> Result<String, ApiError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-        return Err(ApiError::BadRequest {
-            code: "invalid_path",
-            message: format!("`name` must be 1 to {MAX_NAME_CHARS} characters."),
-            details: json!({ "field": "name" }),
-        });
-    }
-    Ok(name.to_string())
 }
 
 /// Add a note on a player (logged in the moderation log).
@@ -112,13 +99,5 @@ pub async fn list_notes(
 ) -> Result<web::Json<Page<NoteView>>, ApiError> {
     let player = checked_name(&name)?;
     let page = page.by_id()?;
-    let rows = state
-        .read(move |conn| player_notes::of_player(conn, &player, page.after_id, page.fetch_limit()))
-        .await?;
-    Ok(web::Json(Page::from_rows(
-        rows,
-        page,
-        |n| n.id,
-        NoteView::from,
-    )))
+    Ok(web::Json(notes::read(&state, player, page).await?))
 }

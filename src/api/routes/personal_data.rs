@@ -12,7 +12,7 @@ use crate::api::auth::AdminCaller;
 use crate::api::auth::AnyCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
-use crate::api::routes::notes::checked_name;
+use crate::api::player_names::checked_name;
 use crate::api::state::AppState;
 use crate::api::views::conduct::{ConductRecordView, ConductViewName};
 use crate::api::views::player_export::{

@@ -1,69 +1,13 @@
 //! Finding a player (admin role): by name prefix, ignoring ASCII case.
 
 use actix_web::web;
-use serde::Deserialize;
-use utoipa::IntoParams;
 
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
-use crate::api::json::invalid_query;
-use crate::api::pagination::{checked_limit, decode_cursor, encode_cursor, invalid_cursor, Page};
+use crate::api::pagination::Page;
+use crate::api::read_models::player_search::{read_players, PlayerSearchQuery};
 use crate::api::state::AppState;
-use crate::api::views::players::{PlayerFoundView, SanctionInForce};
-use crate::archive::MAX_NAME_CHARS;
-use crate::store::player_search::{self, PlayerFound};
-use crate::store::{self};
-
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PlayerSearchQuery {
-    /// The start of the name, any case (ASCII letters); empty or absent lists everyone.
-    pub prefix: Option<String>,
-    /// Items per page, 1 to 200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub limit: Option<u32>,
-    /// `next_cursor` of the previous page; omit for the first page.
-    pub cursor: Option<String>,
-}
-
-fn cursor_of(found: &PlayerFound) -> String {
-    encode_cursor(
-        "player",
-        &[
-            hex::encode(&found.player.name_folded),
-            hex::encode(&found.player.name),
-        ],
-    )
-}
-
-fn decoded(cursor: &str) -> Result<(String, String), ApiError> {
-    let [folded, name] = decode_cursor(cursor, "player")?;
-    let text = |field: String| {
-        hex::decode(field)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .ok_or_else(invalid_cursor)
-    };
-    Ok((text(folded)?, text(name)?))
-}
-
-fn view(found: PlayerFound) -> Result<PlayerFoundView, ApiError> {
-    let mut in_force = Vec::with_capacity(found.in_force.len());
-    for row in found.in_force {
-        let sanction = row.to_policy()?;
-        in_force.push(SanctionInForce {
-            id: row.id,
-            kind: sanction.kind,
-            ends_at: sanction.effective_end(),
-        });
-    }
-    Ok(PlayerFoundView {
-        name: found.player.name,
-        games: found.player.games,
-        open_cases: found.open_cases,
-        sanctions_in_force: in_force,
-    })
-}
+use crate::api::views::players::PlayerFoundView;
 
 /// Players by name prefix, in name order (ASCII case ignored), each with their games count,
 /// open cases and sanctions in force.
@@ -81,26 +25,5 @@ pub async fn search_players(
     state: web::Data<AppState>,
     query: web::Query<PlayerSearchQuery>,
 ) -> Result<web::Json<Page<PlayerFoundView>>, ApiError> {
-    let query = query.into_inner();
-    let prefix = query.prefix.unwrap_or_default().trim().to_string();
-    if prefix.chars().count() > MAX_NAME_CHARS {
-        return Err(invalid_query(
-            "prefix",
-            format!("`prefix` may hold at most {MAX_NAME_CHARS} characters."),
-        ));
-    }
-    let limit = i64::from(checked_limit(query.limit)?);
-    let after = query.cursor.as_deref().map(decoded).transpose()?;
-    let mut rows = state
-        .read(move |conn| player_search::page(conn, &prefix, after, limit + 1, store::now()))
-        .await?;
-    let more = rows.len() > usize::try_from(limit).unwrap_or(usize::MAX);
-    rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    let next_cursor = if more {
-        rows.last().map(cursor_of)
-    } else {
-        None
-    };
-    let items = rows.into_iter().map(view).collect::<Result<Vec<_>, _>>()?;
-    Ok(web::Json(Page { items, next_cursor }))
+    Ok(web::Json(read_players(&state, query.into_inner()).await?))
 }

@@ -7,12 +7,10 @@ use utoipa::IntoParams;
 use crate::api::auth::{AdminCaller, AnyCaller};
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::pagination::{Page, PageQuery};
+use crate::api::read_models::player_summary;
 use crate::api::state::AppState;
 use crate::api::views::games::{GameSummary, SeatView};
-use crate::api::views::players::{
-    Placements, PlayerSummaryView, SharedGame, SideView, VariantCount,
-};
-use crate::store::archive_players;
+use crate::api::views::players::{PlayerSummaryView, SharedGame, SideView};
 use crate::store::game_search::{self, GameFilter};
 use crate::store::games;
 
@@ -29,27 +27,9 @@ pub async fn player_summary(
     state: web::Data<AppState>,
     name: web::Path<String>,
 ) -> Result<web::Json<PlayerSummaryView>, ApiError> {
-    let player = name.into_inner();
-    let lookup = player.clone();
-    let s = state
-        .read(move |conn| archive_players::summary(conn, &lookup))
-        .await?;
-    Ok(web::Json(PlayerSummaryView {
-        player,
-        games: s.games,
-        by_variant: s
-            .by_variant
-            .into_iter()
-            .map(|(variant, games)| VariantCount { variant, games })
-            .collect(),
-        placements: Placements {
-            first: s.placements[0],
-            second: s.placements[1],
-            third: s.placements[2],
-            fourth: s.placements[3],
-        },
-        aborted: s.aborted,
-    }))
+    Ok(web::Json(
+        player_summary::read(&state, name.into_inner()).await?,
+    ))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

@@ -12,9 +12,9 @@ use crate::api::auth::PlayerCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
+use crate::api::player_names::check_player_name;
 use crate::api::state::AppState;
 use crate::api::views::reports::{FiledReport, ReportView};
-use crate::archive::MAX_NAME_CHARS;
 use crate::moderation::{PlayerId, ReportProblem, ReportReason};
 use crate::store::{self, reports};
 use crate::usecases::file_report::{file_report as file, FileError, Filing};
@@ -93,26 +93,6 @@ fn check_accused_names(names: &[String]) -> Result<(), ApiError> {
         check_player_name(&format!("accused[{index}]"), name)?;
     }
     Ok(())
-}
-
-/// A possible player name: 1 to `MAX_NAME_CHARS` printable characters, as the archive takes
-/// names from game servers.
-pub(crate) fn check_player_name(field: &str, name: &str) -> Result<(), ApiError> {
-    let chars = name.chars().count();
-    let problem = if name.is_empty() {
-        "is empty: name a player".to_string()
-    } else if chars > MAX_NAME_CHARS {
-        format!("is {chars} characters long; a player name has at most {MAX_NAME_CHARS}")
-    } else if name.chars().any(char::is_control) {
-        "has a control character; a player name has none".to_string()
-    } else {
-        return Ok(());
-    };
-    Err(ApiError::unprocessable(
-        "invalid_report",
-        format!("`{field}` {problem}."),
-        json!({ "field": field }),
-    ))
 }
 
 pub(crate) fn file_error(err: FileError) -> ApiError {

@@ -6,10 +6,10 @@ use actix_web::web;
 
 use crate::api::auth::{record_caller, AnyCaller, Credentials};
 use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::read_models::standing::standing;
 use crate::api::state::AppState;
 use crate::api::views::standing::StandingView;
-use crate::store::sanctions::{self};
-use crate::store::{self};
+use crate::store;
 
 /// What a player may do now: chat, play, report, with end times. A player the service never
 /// saw may do everything. Game servers and admins read anyone's; a player only their own.
@@ -30,7 +30,7 @@ pub async fn player_standing(
     let name_key = state.settings.privacy.erased_name_key(&name);
     // Authentication and the standing share one read on one pooled connection; on SQLite it
     // usually runs without leaving the worker.
-    let (caller, touch, name, standing) = state
+    let (caller, touch, view) = state
         .read_inline(move |conn| {
             let (caller, touch) = credentials.resolve_read_only(conn)?;
             if let AnyCaller::Player(player) = &caller {
@@ -42,25 +42,13 @@ pub async fn player_standing(
                     });
                 }
             }
-            let standing = sanctions::standing_of(conn, &name, name_key.as_deref(), store::now())?;
-            Ok::<_, ApiError>((caller, touch, name, standing))
+            let view = standing(conn, name, name_key.as_deref(), store::now())?;
+            Ok::<_, ApiError>((caller, touch, view))
         })
         .await?;
     record_caller(&caller);
     if let Some(touch) = touch {
         touch.apply_later(&state);
     }
-    Ok(web::Json(StandingView {
-        player: name,
-        at: standing.at,
-        may_chat: standing.may_chat,
-        chat_until: standing.chat_until,
-        may_play: standing.may_play,
-        play_until: standing.play_until,
-        may_report: standing.may_report,
-        report_until: standing.report_until,
-        club_banned: standing.club_banned,
-        club_until: standing.club_until,
-        active_sanctions: standing.active_sanctions.iter().map(|s| s.0).collect(),
-    }))
+    Ok(web::Json(view))
 }

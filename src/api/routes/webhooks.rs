@@ -10,10 +10,12 @@ use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::pagination::{Page, PageQuery};
+use crate::api::read_models::webhooks::{
+    read_deliveries, read_subscriptions, subscription_not_found,
+};
 use crate::api::state::AppState;
 use crate::api::views::webhooks::{CreatedSubscription, DeliveryView, SubscriptionView};
 use crate::moderation::SanctionEventKind;
-use crate::store::webhook_outbox;
 use crate::store::webhook_subscriptions;
 use crate::store::{self};
 
@@ -132,22 +134,7 @@ pub async fn list_subscriptions(
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<SubscriptionView>>, ApiError> {
     let page = page.by_id()?;
-    let rows = state
-        .read(move |conn| webhook_subscriptions::page(conn, page.after_id, page.fetch_limit()))
-        .await?;
-    Ok(web::Json(Page::from_rows(
-        rows,
-        page,
-        |s| s.id,
-        SubscriptionView::from,
-    )))
-}
-
-fn subscription_not_found(id: i64) -> ApiError {
-    ApiError::not_found(
-        "subscription_not_found",
-        format!("No webhook subscription has id {id}."),
-    )
+    Ok(web::Json(read_subscriptions(&state, page).await?))
 }
 
 /// Revoke a subscription: nothing more is delivered to it (pending deliveries stop).
@@ -202,19 +189,5 @@ pub async fn list_deliveries(
 ) -> Result<web::Json<Page<DeliveryView>>, ApiError> {
     let id = id.into_inner();
     let page = page.by_id()?;
-    let rows = state
-        .read(move |conn| {
-            if webhook_subscriptions::find(conn, id)?.is_none() {
-                return Ok(None);
-            }
-            webhook_outbox::deliveries_page(conn, id, page.after_id, page.fetch_limit()).map(Some)
-        })
-        .await?
-        .ok_or_else(|| subscription_not_found(id))?;
-    Ok(web::Json(Page::try_from_rows(
-        rows,
-        page,
-        |d| d.id,
-        DeliveryView::from_listing,
-    )?))
+    Ok(web::Json(read_deliveries(&state, id, page).await?))
 }
