@@ -1,10 +1,11 @@
 //! HTTP layer (actix-web): application assembly (`app.rs`), auth extractors, error envelope,
 //! OpenAPI, the admin console. Handlers stay thin: extract and check, call a read model
-//! (`read_models`) or store/pure code, answer a typed view.
+//! (`read_models`) or an action (`actions`, which runs a use case), answer its typed view.
 //!
 //! This file only declares the modules: each file imports what it needs from the file that
 //! defines it (`state::AppState`, `error::ApiError`), never from here.
 
+pub mod actions;
 pub mod app;
 pub mod auth;
 pub mod console;

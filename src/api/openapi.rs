@@ -19,6 +19,8 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
+use super::actions::decide_appeal::AppealChoice;
+use super::actions::decide_case::{DecisionChoice, SanctionBody};
 use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
@@ -61,9 +63,9 @@ macro_rules! api_doc {
                 SeatColour,
                 ChatChannel,
                 EventKind,
-                admin_cases::DecisionChoice,
-                admin_cases::SanctionBody,
-                appeals::AppealChoice,
+                DecisionChoice,
+                SanctionBody,
+                AppealChoice,
                 // Sets only query parameters name: parameters do not collect their schemas.
                 CaseStatusFilter,
                 AppealStatusFilter,

@@ -10,10 +10,11 @@ use super::layout::{page_with_status, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{url_encoded, when, wire_name};
+use crate::api::actions::tokens::CreateToken;
 use crate::api::auth::tokens::TokenRole;
 use crate::api::json::ApiJson;
 use crate::api::pagination::PageQuery;
-use crate::api::routes::admin_tokens::{self, CreateToken};
+use crate::api::routes::admin_tokens;
 use crate::api::state::AppState;
 
 #[derive(Debug, Default, Deserialize)]

@@ -10,9 +10,10 @@ use super::layout::{page_with_status, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{spoken, when, wire_name};
+use crate::api::actions::webhooks::NewSubscription;
 use crate::api::json::ApiJson;
 use crate::api::pagination::PageQuery;
-use crate::api::routes::webhooks::{self, NewSubscription};
+use crate::api::routes::webhooks;
 use crate::api::state::AppState;
 
 /// Deliveries shown per subscription.

@@ -1,11 +1,8 @@
 //! `/api/v1/admin/tokens`: API token management for admins.
 
 use actix_web::{web, HttpResponse};
-use serde::Deserialize;
-use serde_json::json;
-use utoipa::ToSchema;
 
-use crate::api::auth::tokens::{self, IssueError, TokenRole};
+use crate::api::actions::tokens::{self, CreateToken};
 use crate::api::auth::AdminCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
@@ -13,18 +10,6 @@ use crate::api::pagination::{Page, PageQuery};
 use crate::api::read_models::tokens::read_tokens;
 use crate::api::state::AppState;
 use crate::api::views::tokens::{CreatedToken, TokenView};
-use crate::store::api_tokens::{self};
-use crate::store::{self};
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateToken {
-    /// What the token is for, e.g. `game-server-eu-1` or an admin's name: 1 to 100
-    /// characters (surrounding spaces trimmed), no control characters.
-    #[schema(example = "game-server-eu-1", min_length = 1)]
-    pub name: String,
-    pub role: TokenRole,
-}
 
 /// Lists API tokens in creation order.
 #[utoipa::path(get, path = "/api/v1/admin/tokens", tag = "admin",
@@ -60,15 +45,7 @@ pub async fn create_token(
     state: web::Data<AppState>,
     body: ApiJson<CreateToken>,
 ) -> Result<HttpResponse, ApiError> {
-    let CreateToken { name, role } = body.into_inner();
-    let (row, token) = state
-        .write(move |conn| tokens::issue(conn, role, &name))
-        .await?;
-    tracing::info!(token_id = row.id, role = role.as_str(), by = %admin.name, "api token created");
-    let created = CreatedToken {
-        token_info: TokenView::from_row(row)?,
-        token,
-    };
+    let created = tokens::create(&state, &admin.name, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(created))
 }
 
@@ -87,34 +64,6 @@ pub async fn revoke_token(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let revoked = state
-        .write(move |conn| api_tokens::revoke(conn, id, store::now()))
-        .await?;
-    match revoked {
-        Some(_) => {
-            tracing::info!(token_id = id, by = %admin.name, "api token revoked");
-            Ok(HttpResponse::NoContent().finish())
-        }
-        None => Err(ApiError::not_found(
-            "token_not_found",
-            format!("No token has id {id}."),
-        )),
-    }
-}
-
-impl From<IssueError> for ApiError {
-    fn from(err: IssueError) -> ApiError {
-        match err {
-            IssueError::InvalidName => ApiError::unprocessable(
-                "invalid_name",
-                format!(
-                    "The token name must be 1 to {} characters, without control characters.",
-                    tokens::MAX_TOKEN_NAME_CHARS
-                ),
-                json!({ "field": "name" }),
-            ),
-            IssueError::Database(db) => db.into(),
-        }
-    }
+    tokens::revoke(&state, &admin.name, id.into_inner()).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

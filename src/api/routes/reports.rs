@@ -1,13 +1,11 @@
 //! Players' reports: filing (`POST /api/v1/reports`) and their own list
 //! (`GET /api/v1/reports/mine`).
 
-use std::collections::HashMap;
-
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 use utoipa::ToSchema;
 
+use crate::api::actions::report_refusals::file_error;
 use crate::api::auth::PlayerCaller;
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
@@ -15,9 +13,9 @@ use crate::api::pagination::{Page, PageQuery};
 use crate::api::player_names::check_player_name;
 use crate::api::state::AppState;
 use crate::api::views::reports::{FiledReport, ReportView};
-use crate::moderation::{PlayerId, ReportProblem, ReportReason};
+use crate::moderation::ReportReason;
 use crate::store::{self, reports};
-use crate::usecases::file_report::{file_report as file, FileError, Filing};
+use crate::usecases::file_report::{file_report as file, Filing};
 
 /// A report about one game (or none), naming every involved player.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -93,109 +91,6 @@ fn check_accused_names(names: &[String]) -> Result<(), ApiError> {
         check_player_name(&format!("accused[{index}]"), name)?;
     }
     Ok(())
-}
-
-pub(crate) fn file_error(err: FileError) -> ApiError {
-    match err {
-        FileError::Invalid { problems, names } => invalid_report(&problems, &names),
-        FileError::MayNotReport { until, club_banned } => {
-            let (code, what) = if club_banned {
-                ("club_banned", "You are banned from the club")
-            } else {
-                ("report_timeout", "You have a report timeout")
-            };
-            let message = match until {
-                Some(until) => format!(
-                    "{what} until {}; you cannot send reports before then.",
-                    until.to_rfc3339()
-                ),
-                None => format!("{what}; you cannot send reports."),
-            };
-            ApiError::Refused {
-                code,
-                message,
-                details: json!({ "until": until }),
-            }
-        }
-        FileError::RateLimited(retry) => ApiError::RateLimited {
-            code: "report_rate_limited",
-            message: format!(
-                "Too many reports in the last {}; you can report again at {}.",
-                match retry.window {
-                    crate::moderation::RateWindow::Hour => "hour",
-                    crate::moderation::RateWindow::Day => "day",
-                },
-                retry.at.to_rfc3339()
-            ),
-            retry_after_secs: u64::try_from(retry.seconds).unwrap_or(1),
-            details: json!({
-                "retry_at": retry.at,
-                "retry_after_secs": retry.seconds,
-                "window": retry.window,
-            }),
-        },
-        FileError::Db(err) => err.into(),
-    }
-}
-
-/// The reporting rules' problems as one 422: the first problem's code and field, every
-/// sentence (with player names), and the list in `details.problems`.
-fn invalid_report(problems: &[ReportProblem], names: &HashMap<PlayerId, String>) -> ApiError {
-    let name = |id: &PlayerId| names.get(id).cloned().unwrap_or_else(|| id.to_string());
-    let sentence = |p: &ReportProblem| match p {
-        ReportProblem::DuplicateAccused { player } => {
-            format!("Player {} is named more than once.", name(player))
-        }
-        ReportProblem::AccusedNotInGame { player, game } => {
-            format!("Player {} did not play in game {game}.", name(player))
-        }
-        ReportProblem::UnknownPlayer { player } => format!(
-            "No player {} has played a game here; check the spelling (names match exactly), \
-             or cite the game.",
-            name(player)
-        ),
-        other => other.message(),
-    };
-    let listed: Vec<serde_json::Value> = problems
-        .iter()
-        .map(|p| {
-            let mut value = serde_json::to_value(p).unwrap_or_else(|_| json!({}));
-            if let Some(object) = value.as_object_mut() {
-                for key in ["player"] {
-                    if let Some(id) = object.get(key).and_then(|v| v.as_i64()) {
-                        object.insert(key.into(), json!(name(&PlayerId(id))));
-                    }
-                }
-                object.insert("field".into(), json!(p.field()));
-                object.insert("message".into(), json!(sentence(p)));
-            }
-            value
-        })
-        .collect();
-    let first = problems.first();
-    let code = match first {
-        Some(ReportProblem::UnknownGame { .. }) => "unknown_game",
-        Some(ReportProblem::FfaOnlyReason { .. }) => "reason_not_for_variant",
-        Some(ReportProblem::SelfReport { .. }) => "self_report",
-        Some(ReportProblem::InvalidGameNumber { .. }) => "invalid_game_number",
-        Some(ReportProblem::UnknownPlayer { .. }) => "unknown_player",
-        _ => "invalid_report",
-    };
-    let mut details = json!({
-        "field": first.map(|p| p.field()),
-        "problems": listed,
-    });
-    if let Some(
-        ReportProblem::UnknownGame { game } | ReportProblem::InvalidGameNumber { game, .. },
-    ) = first
-    {
-        details["game"] = json!(game.0);
-    }
-    ApiError::unprocessable(
-        code,
-        problems.iter().map(sentence).collect::<Vec<_>>().join(" "),
-        details,
-    )
 }
 
 /// The caller's own reports, newest first, with their status and outcome.
