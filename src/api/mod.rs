@@ -1,6 +1,7 @@
 //! HTTP layer (actix-web): application assembly (`app.rs`), auth extractors, error envelope,
 //! OpenAPI, the admin console. Handlers stay thin: extract and check, call a read model
-//! (`read_models`) or an action (`actions`, which runs a use case), answer its typed view.
+//! (`read_models`) or an action (`actions`, which runs a use case), answer its typed view;
+//! the console's pages call the same read models and actions.
 //!
 //! This file only declares the modules: each file imports what it needs from the file that
 //! defines it (`state::AppState`, `error::ApiError`), never from here.

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup, PreEscaped};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::layout::{page_with_status, see_other, Section};
@@ -12,18 +13,14 @@ use super::page_error::ConsoleError;
 use super::position_picture::{position_svg, replayed};
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{age, duration_minutes, spoken, spoken_name, url_encoded, when, wire_name};
-use crate::api::actions::decide_case::{DecisionBody, DecisionChoice, SanctionBody};
-use crate::api::json::ApiJson;
-use crate::api::routes::admin_cases;
-use crate::api::routes::admin_queue;
+use crate::api::actions::decide_case::{self, DecisionBody, DecisionChoice, SanctionBody};
+use crate::api::read_models::case_page::{read_case_page, CasePage, FlaggedBoard};
 use crate::api::state::AppState;
 use crate::api::statuses::CaseStatus;
 use crate::api::views::queue::{CaseDetailView, ChatLineView, FlaggedLineView};
+use crate::api::wire_enums::from_wire;
 use crate::archive::ChatChannel;
-use crate::moderation::{
-    suggest_next_sanction, Ground, LadderStep, SanctionDuration, SanctionKind, Suggestion,
-};
-use crate::store::{self, games, players, sanctions, to_utc};
+use crate::moderation::{Ground, LadderStep, SanctionDuration, SanctionKind, Suggestion};
 
 /// Sanction lengths offered besides the ladder's suggestion, in minutes.
 const LENGTHS: [u32; 7] = [60, 180, 1440, 4320, 10080, 43200, 129_600];
@@ -49,54 +46,59 @@ pub struct DecisionForm {
     evidence_games: String,
 }
 
-fn parse_wire<T: serde::de::DeserializeOwned>(field: &str, text: &str) -> Result<T, ConsoleError> {
-    serde_json::from_value(serde_json::Value::String(text.to_string()))
-        .map_err(|_| ConsoleError::BadForm(format!("Choose a {field} from the list.")))
+/// A value of a closed set chosen in the form, by its wire name.
+fn chosen<T: DeserializeOwned>(field: &str, text: &str) -> Result<T, ConsoleError> {
+    from_wire(text).ok_or_else(|| ConsoleError::BadForm(format!("Choose a {field} from the list.")))
+}
+
+/// Game numbers separated by commas or spaces.
+fn evidence_games(text: &str) -> Result<Vec<i64>, ConsoleError> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .map(|part| {
+            part.parse::<i64>().map_err(|_| {
+                ConsoleError::BadForm(format!(
+                    "\"{part}\" is not a game number; list game numbers separated by commas."
+                ))
+            })
+        })
+        .collect()
 }
 
 impl DecisionForm {
+    /// The sanction the form names, as the API's body has it.
+    fn sanction(&self) -> Result<SanctionBody, ConsoleError> {
+        let kind: SanctionKind = chosen("sanction", &self.sanction_kind)?;
+        let length = |text: &str| {
+            text.parse::<u32>()
+                .map_err(|_| ConsoleError::BadForm("Choose the sanction's length.".into()))
+        };
+        let (minutes, permanent) = match self.length.as_str() {
+            "permanent" => (None, true),
+            text => (Some(length(text)?), false),
+        };
+        Ok(SanctionBody {
+            kind,
+            minutes,
+            permanent,
+        })
+    }
+
     /// The API's request body, or a sentence naming the field that cannot be read.
     fn body(&self) -> Result<DecisionBody, ConsoleError> {
         if self.decision.is_empty() {
             return Err(ConsoleError::BadForm("Choose a decision.".into()));
         }
-        let decision: DecisionChoice = parse_wire("decision", &self.decision)?;
+        let decision: DecisionChoice = chosen("decision", &self.decision)?;
         let sanction = match decision {
-            DecisionChoice::Sanction => {
-                let kind: SanctionKind = parse_wire("sanction", &self.sanction_kind)?;
-                let (minutes, permanent) = match self.length.as_str() {
-                    "permanent" => (None, true),
-                    text => (
-                        Some(text.parse::<u32>().map_err(|_| {
-                            ConsoleError::BadForm("Choose the sanction's length.".into())
-                        })?),
-                        false,
-                    ),
-                };
-                Some(SanctionBody {
-                    kind,
-                    minutes,
-                    permanent,
-                })
-            }
+            DecisionChoice::Sanction => Some(self.sanction()?),
             _ => None,
         };
         let ground = match self.ground.as_str() {
             "" => None,
-            text => Some(parse_wire::<Ground>("ground", text)?),
+            text => Some(chosen::<Ground>("ground", text)?),
         };
-        let mut evidence_games = Vec::new();
-        for part in self
-            .evidence_games
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|p| !p.is_empty())
-        {
-            evidence_games.push(part.parse::<i64>().map_err(|_| {
-                ConsoleError::BadForm(format!(
-                    "\"{part}\" is not a game number; list game numbers separated by commas."
-                ))
-            })?);
-        }
+        let evidence_games = evidence_games(&self.evidence_games)?;
         if self.note.contains('\0') {
             return Err(ConsoleError::BadForm(
                 "The note holds a NUL character.".into(),
@@ -139,10 +141,10 @@ fn suggestion_text(step: &LadderStep) -> String {
             SanctionDuration::Temporary { minutes } => format!(
                 "a {} {}",
                 duration_minutes(u64::from(minutes)),
-                spoken(&wire_name(&sanction))
+                spoken_name(&sanction)
             ),
             SanctionDuration::Permanent => {
-                format!("a permanent {}", spoken(&wire_name(&sanction)))
+                format!("a permanent {}", spoken_name(&sanction))
             }
         },
     };
@@ -150,63 +152,29 @@ fn suggestion_text(step: &LadderStep) -> String {
         "The ladder suggests {what}: step {} of {} on the {} ladder, with {} earlier measure{} still counting.",
         step.step,
         step.steps,
-        spoken(&wire_name(&step.track)),
+        spoken_name(&step.track),
         step.counted_earlier,
         if step.counted_earlier == 1 { "" } else { "s" }
     )
 }
 
-/// What the page shows besides the API's case view.
-struct CaseExtras {
-    ladder: Option<LadderStep>,
-    /// Per flagged line (game id, line index): the board it was judged on.
-    boards: HashMap<(i64, i32), String>,
-}
-
-async fn extras(
-    state: &web::Data<AppState>,
-    case: &CaseDetailView,
-) -> Result<CaseExtras, ConsoleError> {
-    let reason = case.case.reason;
-    let accused = case.case.accused.clone();
-    let checked: Vec<(i64, i32, i32, String)> = case
-        .flagged_lines
-        .iter()
-        .filter_map(|line| {
-            let finding = line.flags.iter().find_map(|f| f.evidence_finding.clone())?;
-            Some((line.game_id, line.line.line_idx, line.line.ply, finding))
-        })
-        .collect();
-    let policy = state.moderation.clone();
-    let (measures, records) = state
-        .read(move |conn| {
-            let measures = match players::find_id(conn, &accused)? {
-                Some(id) => Some(sanctions::prior_measures(conn, id)?),
-                None => None,
-            };
-            let mut records = Vec::new();
-            for (game_id, line_idx, ply, finding) in checked {
-                if let Some(pgn4) = games::pgn4(conn, game_id)? {
-                    records.push((game_id, line_idx, ply, finding, pgn4));
-                }
-            }
-            Ok::<_, diesel::result::Error>((measures, records))
-        })
-        .await?;
-    let ladder = measures
-        .map(|measures| suggest_next_sanction(&measures, reason, to_utc(store::now()), &policy));
-    let mut boards = HashMap::new();
-    for (game_id, line_idx, ply, finding, pgn4) in records {
-        if let Some(game) = replayed(&pgn4) {
-            let title = format!("The board at ply {ply}, with the move the line suggests");
-            let ply = u32::try_from(ply).unwrap_or(0);
-            boards.insert(
-                (game_id, line_idx),
-                position_svg(&game, ply, Some(&finding), &title),
+/// Per flagged line (game id, line index): the board it was judged on, as SVG.
+fn board_pictures(boards: &[FlaggedBoard]) -> HashMap<(i64, i32), String> {
+    let mut pictures = HashMap::new();
+    for board in boards {
+        if let Some(game) = replayed(&board.pgn4) {
+            let title = format!(
+                "The board at ply {}, with the move the line suggests",
+                board.ply
+            );
+            let ply = u32::try_from(board.ply).unwrap_or(0);
+            pictures.insert(
+                (board.game_id, board.line_idx),
+                position_svg(&game, ply, Some(&board.finding), &title),
             );
         }
     }
-    Ok(CaseExtras { ladder, boards })
+    pictures
 }
 
 fn chat_line(line: &ChatLineView, flagged: Option<(usize, usize)>) -> Markup {
@@ -265,6 +233,48 @@ fn option_list<T: serde::Serialize>(values: &[T], current: &str) -> Markup {
     }
 }
 
+/// The decisions the form offers, with what each means.
+const DECISIONS: [(&str, &str); 4] = [
+    (
+        "dismiss_unjustified",
+        "Dismiss: the report was unjustified (counts against the reporters)",
+    ),
+    (
+        "dismiss_not_actionable",
+        "Dismiss: reasonable, but nothing to act on",
+    ),
+    ("warn", "Warn the player"),
+    ("sanction", "Sanction the player"),
+];
+
+fn sanction_fields(form: &DecisionForm) -> Markup {
+    let mut lengths: Vec<String> = LENGTHS.iter().map(u32::to_string).collect();
+    if !form.length.is_empty() && form.length != "permanent" && !lengths.contains(&form.length) {
+        lengths.push(form.length.clone());
+    }
+    html! {
+        div.row {
+            div {
+                label for="sanction_kind" { "Sanction" }
+                select #sanction_kind name="sanction_kind" {
+                    (option_list(&SanctionKind::ALL, &form.sanction_kind))
+                }
+            }
+            div {
+                label for="length" { "Length" }
+                select #length name="length" {
+                    @for minutes in &lengths {
+                        option value=(minutes) selected[*minutes == form.length] {
+                            (minutes.parse::<u64>().map(duration_minutes).unwrap_or_default())
+                        }
+                    }
+                    option value="permanent" selected[form.length == "permanent"] { "permanent" }
+                }
+            }
+        }
+    }
+}
+
 fn decision_form(
     admin: &ConsoleAdmin,
     state: &AppState,
@@ -278,53 +288,19 @@ fn decision_form(
         .iter()
         .filter(|p| p.reason == reason)
         .collect();
-    let mut lengths: Vec<String> = LENGTHS.iter().map(u32::to_string).collect();
-    if !form.length.is_empty() && form.length != "permanent" && !lengths.contains(&form.length) {
-        lengths.push(form.length.clone());
-    }
-    let decisions = [
-        (
-            "dismiss_unjustified",
-            "Dismiss: the report was unjustified (counts against the reporters)",
-        ),
-        (
-            "dismiss_not_actionable",
-            "Dismiss: reasonable, but nothing to act on",
-        ),
-        ("warn", "Warn the player"),
-        ("sanction", "Sanction the player"),
-    ];
     html! {
         form.stacked method="post" action={ "/admin/cases/" (case.case.id) "/decision" } {
             input type="hidden" name="csrf" value=(admin.csrf);
             fieldset {
                 legend { "Decision" }
-                @for (value, text) in decisions {
+                @for (value, text) in DECISIONS {
                     div {
                         input type="radio" name="decision" id={ "decision-" (value) } value=(value) checked[form.decision == value];
                         label for={ "decision-" (value) } { (text) }
                     }
                 }
             }
-            div.row {
-                div {
-                    label for="sanction_kind" { "Sanction" }
-                    select #sanction_kind name="sanction_kind" {
-                        (option_list(&SanctionKind::ALL, &form.sanction_kind))
-                    }
-                }
-                div {
-                    label for="length" { "Length" }
-                    select #length name="length" {
-                        @for minutes in &lengths {
-                            option value=(minutes) selected[*minutes == form.length] {
-                                (minutes.parse::<u64>().map(duration_minutes).unwrap_or_default())
-                            }
-                        }
-                        option value="permanent" selected[form.length == "permanent"] { "permanent" }
-                    }
-                }
-            }
+            (sanction_fields(form))
             label for="ground" { "Ground (what the player did; needed to warn or sanction)" }
             select #ground name="ground" {
                 option value="" { "choose a ground" }
@@ -335,7 +311,7 @@ fn decision_form(
                 option value="" { "no preset" }
                 @for preset in &presets {
                     option value=(preset.key) selected[preset.key == form.preset] {
-                        (preset.title) " (" (spoken(&wire_name(&preset.decision))) ")"
+                        (preset.title) " (" (spoken_name(&preset.decision)) ")"
                     }
                 }
             }
@@ -360,20 +336,21 @@ fn claim_button(admin: &ConsoleAdmin, id: i64, release: bool) -> Markup {
     }
 }
 
-fn render(
+/// The admin holding the case now, if a claim runs.
+fn holder(case: &CaseDetailView, now: chrono::DateTime<chrono::Utc>) -> Option<&str> {
+    let item = &case.case;
+    item.claimed_by
+        .as_deref()
+        .filter(|_| item.claimed_until.is_some_and(|until| until > now))
+}
+
+fn facts_panel(
     admin: &ConsoleAdmin,
-    state: &AppState,
     case: &CaseDetailView,
-    extras: &CaseExtras,
-    form: &DecisionForm,
-    refusal: Option<&str>,
+    now: chrono::DateTime<chrono::Utc>,
 ) -> Markup {
     let item = &case.case;
-    let now = chrono::Utc::now();
-    let holder = item
-        .claimed_by
-        .as_deref()
-        .filter(|_| item.claimed_until.is_some_and(|until| until > now));
+    let holder = holder(case, now);
     let mine = holder == Some(admin.name());
     html! {
         section.panel aria-labelledby="facts" {
@@ -391,18 +368,40 @@ fn render(
                 }
             }
         }
-        @if item.status == CaseStatus::Open {
-            section.panel aria-labelledby="decide" {
-                h2 #decide { "Decide" }
-                @if let Some(step) = &extras.ladder { p { (suggestion_text(step)) } }
-                @if let Some(refusal) = refusal { p.error role="alert" { (refusal) } }
-                @if mine {
-                    (decision_form(admin, state, case, form))
-                } @else {
-                    p { "Claim the case to decide it; nobody else can decide it while you hold it." }
-                }
+    }
+}
+
+/// What the page shows around the case: the ladder's suggestion, the form as filled in, and
+/// why the last decision was refused.
+struct Deciding<'a> {
+    ladder: Option<&'a LadderStep>,
+    form: &'a DecisionForm,
+    refusal: Option<&'a str>,
+}
+
+fn decide_panel(
+    admin: &ConsoleAdmin,
+    state: &AppState,
+    case: &CaseDetailView,
+    deciding: &Deciding<'_>,
+    mine: bool,
+) -> Markup {
+    html! {
+        section.panel aria-labelledby="decide" {
+            h2 #decide { "Decide" }
+            @if let Some(step) = deciding.ladder { p { (suggestion_text(step)) } }
+            @if let Some(refusal) = deciding.refusal { p.error role="alert" { (refusal) } }
+            @if mine {
+                (decision_form(admin, state, case, deciding.form))
+            } @else {
+                p { "Claim the case to decide it; nobody else can decide it while you hold it." }
             }
         }
+    }
+}
+
+fn entries_panel(case: &CaseDetailView) -> Markup {
+    html! {
         section.panel aria-labelledby="entries" {
             h2 #entries { "Entries" }
             table {
@@ -430,54 +429,59 @@ fn render(
                 }
             }
         }
-        @if !case.flagged_lines.is_empty() {
-            section aria-labelledby="chat" {
-                h2 #chat { "Flagged chat" }
-                @for line in &case.flagged_lines {
-                    (flagged_line(line, extras.boards.get(&(line.game_id, line.line.line_idx))))
-                }
-            }
-        }
-        div.cols {
-            section.panel aria-labelledby="conduct" {
-                h2 #conduct { "Conduct record" }
-                @match &case.conduct {
-                    None => p.empty { "No game of theirs is recorded." },
-                    Some(conduct) => {
-                        @let counts = &conduct.recent_games.counts;
-                        p { "Recent " (counts.games) " games: " (counts.completed) " completed, " (counts.resigned) " resigned, " (counts.timed_out) " timed out, " (counts.aborted) " aborted, " (counts.disconnects) " disconnects." }
-                        @if conduct.signals.is_empty() { p.empty { "No signal." } }
-                        ul {
-                            @for signal in &conduct.signals {
-                                li {
-                                    strong { (spoken(signal.kind.as_str())) } " (" (format!("{:.2}", signal.strength)) "): " (signal.explanation)
-                                    @if !signal.supporting_games.is_empty() {
-                                        br; "Games: "
-                                        @for (i, g) in signal.supporting_games.iter().enumerate() { @if i > 0 { ", " } (g.0) }
-                                    }
+    }
+}
+
+fn conduct_panel(case: &CaseDetailView) -> Markup {
+    html! {
+        section.panel aria-labelledby="conduct" {
+            h2 #conduct { "Conduct record" }
+            @match &case.conduct {
+                None => p.empty { "No game of theirs is recorded." },
+                Some(conduct) => {
+                    @let counts = &conduct.recent_games.counts;
+                    p { "Recent " (counts.games) " games: " (counts.completed) " completed, " (counts.resigned) " resigned, " (counts.timed_out) " timed out, " (counts.aborted) " aborted, " (counts.disconnects) " disconnects." }
+                    @if conduct.signals.is_empty() { p.empty { "No signal." } }
+                    ul {
+                        @for signal in &conduct.signals {
+                            li {
+                                strong { (spoken_name(&signal.kind)) } " (" (format!("{:.2}", signal.strength)) "): " (signal.explanation)
+                                @if !signal.supporting_games.is_empty() {
+                                    br; "Games: "
+                                    @for (i, g) in signal.supporting_games.iter().enumerate() { @if i > 0 { ", " } (g.0) }
                                 }
                             }
                         }
                     }
                 }
             }
-            section.panel aria-labelledby="history" {
-                h2 #history { "History" }
-                h3 { "Earlier cases" }
-                @if case.history.earlier_cases.is_empty() { p.empty { "None." } }
-                ul { @for earlier in &case.history.earlier_cases {
-                    li { a href={ "/admin/cases/" (earlier.id) } { "Case " (earlier.id) } ": " (spoken_name(&earlier.reason)) ", " (wire_name(&earlier.status)) @if let Some(d) = &earlier.decision { " (" (spoken_name(d)) ")" } }
-                } }
-                h3 { "Sanctions" }
-                @if case.history.sanctions.is_empty() { p.empty { "None." } }
-                ul { @for s in &case.history.sanctions {
-                    li { (spoken_name(&s.kind)) " from " (when(s.starts_at)) @if let Some(end) = s.ends_at { " to " (when(end)) } @else { ", permanent" } @if s.lifted_at.is_some() { " (lifted)" } }
-                } }
-                h3 { "Notes" }
-                @if case.notes.is_empty() { p.empty { "None." } }
-                ul { @for note in &case.notes { li { (note.text) " — " (note.author) ", " (when(note.created_at)) } } }
-            }
         }
+    }
+}
+
+fn history_panel(case: &CaseDetailView) -> Markup {
+    html! {
+        section.panel aria-labelledby="history" {
+            h2 #history { "History" }
+            h3 { "Earlier cases" }
+            @if case.history.earlier_cases.is_empty() { p.empty { "None." } }
+            ul { @for earlier in &case.history.earlier_cases {
+                li { a href={ "/admin/cases/" (earlier.id) } { "Case " (earlier.id) } ": " (spoken_name(&earlier.reason)) ", " (wire_name(&earlier.status)) @if let Some(d) = &earlier.decision { " (" (spoken_name(d)) ")" } }
+            } }
+            h3 { "Sanctions" }
+            @if case.history.sanctions.is_empty() { p.empty { "None." } }
+            ul { @for s in &case.history.sanctions {
+                li { (spoken_name(&s.kind)) " from " (when(s.starts_at)) @if let Some(end) = s.ends_at { " to " (when(end)) } @else { ", permanent" } @if s.lifted_at.is_some() { " (lifted)" } }
+            } }
+            h3 { "Notes" }
+            @if case.notes.is_empty() { p.empty { "None." } }
+            ul { @for note in &case.notes { li { (note.text) " — " (note.author) ", " (when(note.created_at)) } } }
+        }
+    }
+}
+
+fn pairs_and_games(case: &CaseDetailView) -> Markup {
+    html! {
         @for pair in &case.pairs {
             section.panel aria-label={ "Pair with " (pair.partner) } {
                 h2 { "With " a href={ "/admin/players/" (url_encoded(&pair.partner)) } { (pair.partner) } }
@@ -506,15 +510,48 @@ fn render(
     }
 }
 
-async fn case_view(
+fn render(
     admin: &ConsoleAdmin,
-    state: &web::Data<AppState>,
-    id: i64,
-) -> Result<CaseDetailView, ConsoleError> {
-    Ok(
-        admin_queue::get_case(admin.caller.clone(), state.clone(), web::Path::from(id))
-            .await?
-            .0,
+    state: &AppState,
+    page: &CasePage,
+    form: &DecisionForm,
+    refusal: Option<&str>,
+) -> Markup {
+    let case = &page.case;
+    let now = chrono::Utc::now();
+    let mine = holder(case, now) == Some(admin.name());
+    let deciding = Deciding {
+        ladder: page.ladder.as_ref(),
+        form,
+        refusal,
+    };
+    let boards = board_pictures(&page.boards);
+    html! {
+        (facts_panel(admin, case, now))
+        @if case.case.status == CaseStatus::Open { (decide_panel(admin, state, case, &deciding, mine)) }
+        (entries_panel(case))
+        @if !case.flagged_lines.is_empty() {
+            section aria-labelledby="chat" {
+                h2 #chat { "Flagged chat" }
+                @for line in &case.flagged_lines {
+                    (flagged_line(line, boards.get(&(line.game_id, line.line.line_idx))))
+                }
+            }
+        }
+        div.cols {
+            (conduct_panel(case))
+            (history_panel(case))
+        }
+        (pairs_and_games(case))
+    }
+}
+
+fn title(case: &CaseDetailView) -> String {
+    format!(
+        "Case {}: {} by {}",
+        case.case.id,
+        spoken_name(&case.case.reason),
+        case.case.accused
     )
 }
 
@@ -524,31 +561,39 @@ pub async fn case_page(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ConsoleError> {
-    let case = case_view(&admin, &state, id.into_inner()).await?;
-    let extras = extras(&state, &case).await?;
-    let form = extras
+    let page = read_case_page(&state, id.into_inner()).await?;
+    let form = page
         .ladder
         .as_ref()
         .map(DecisionForm::suggested)
         .unwrap_or_default();
-    let title = format!(
-        "Case {}: {} by {}",
-        case.case.id,
-        spoken_name(&case.case.reason),
-        case.case.accused
-    );
-    let body = render(&admin, &state, &case, &extras, &form, None);
+    let body = render(&admin, &state, &page, &form, None);
     Ok(page_with_status(
         &admin,
         Section::Queue,
-        &title,
+        &title(&page.case),
         StatusCode::OK,
         body,
     ))
 }
 
-/// `POST /admin/cases/{id}/decision`: decides through the API's handler; a refusal shows the
-/// page again with the form as filled in and the reason in a sentence.
+/// What the flash says of a decision made.
+fn decided_sentence(id: i64, decided: &crate::api::views::cases::DecisionView) -> String {
+    let what = match &decided.sanction {
+        Some(s) => format!(
+            "{} until {}",
+            spoken_name(&s.kind),
+            s.ends_at
+                .map(when)
+                .unwrap_or_else(|| "further notice (permanent)".into())
+        ),
+        None => spoken_name(&decided.kind),
+    };
+    format!("Case {id} is decided: {what} for {}.", decided.accused)
+}
+
+/// `POST /admin/cases/{id}/decision`: decides through the same action as the API; a refusal
+/// shows the page again with the form as filled in and the reason in a sentence.
 pub async fn decide(
     req: HttpRequest,
     admin: ConsoleAdmin,
@@ -561,63 +606,22 @@ pub async fn decide(
     let form = form.into_inner();
     let refusal = match form.body() {
         Err(error) => error,
-        Ok(body) => {
-            match admin_cases::decide_case(
-                admin.caller.clone(),
-                state.clone(),
-                web::Path::from(id),
-                ApiJson(body),
-            )
-            .await
-            {
-                Ok(decided) => {
-                    let decided = decided.0;
-                    let what = match &decided.sanction {
-                        Some(s) => format!(
-                            "{} until {}",
-                            spoken_name(&s.kind),
-                            s.ends_at
-                                .map(when)
-                                .unwrap_or_else(|| "further notice (permanent)".into())
-                        ),
-                        None => spoken(&wire_name(&decided.kind)),
-                    };
-                    admin
-                        .leave_flash(
-                            &state,
-                            Flash::Done(format!(
-                                "Case {id} is decided: {what} for {}.",
-                                decided.accused
-                            )),
-                        )
-                        .await?;
-                    return Ok(see_other(&format!("/admin/cases/{id}")));
-                }
-                Err(error) => ConsoleError::from(error),
+        Ok(body) => match decide_case::decide(&state, admin.name(), id, body).await {
+            Ok(decided) => {
+                let flash = Flash::Done(decided_sentence(id, &decided));
+                admin.leave_flash(&state, flash).await?;
+                return Ok(see_other(&format!("/admin/cases/{id}")));
             }
-        }
+            Err(error) => ConsoleError::from(error),
+        },
     };
-    let case = case_view(&admin, &state, id).await?;
-    let extras = extras(&state, &case).await?;
-    let title = format!(
-        "Case {}: {} by {}",
-        case.case.id,
-        spoken_name(&case.case.reason),
-        case.case.accused
-    );
+    let page = read_case_page(&state, id).await?;
     let status = actix_web::ResponseError::status_code(&refusal);
-    let body = render(
-        &admin,
-        &state,
-        &case,
-        &extras,
-        &form,
-        Some(&refusal.sentence()),
-    );
+    let body = render(&admin, &state, &page, &form, Some(&refusal.sentence()));
     Ok(page_with_status(
         &admin,
         Section::Queue,
-        &title,
+        &title(&page.case),
         status,
         body,
     ))

@@ -10,13 +10,12 @@ use super::layout::{page, Section};
 use super::page_error::ConsoleError;
 use super::position_picture::after_plies_svg;
 use super::session::ConsoleAdmin;
-use super::text::{filled, spoken, spoken_name, url_encoded, when, wire_name};
-use crate::api::read_models::games::GameListQuery;
-use crate::api::routes::games as game_routes;
+use super::text::{filled, spoken_name, url_encoded, when, wire_name};
+use crate::api::pagination::PageQuery;
+use crate::api::read_models::games::{read_game, read_games, read_pgn4_export, GameListQuery};
 use crate::api::state::AppState;
 use crate::api::views::games::GameView;
 use crate::rules::replay::replay;
-use crate::store::games;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct ViewerQuery {
@@ -75,18 +74,18 @@ fn timeline(game: &GameView, current: usize) -> Markup {
         ol.chat aria-label="Moves, chat and events" {
             @let (chat, events) = at_ply(0);
             @for line in chat { li { span.ply { "start" } span.sender { (line.sender) ":" } (line.text) } }
-            @for event in events { li { span.ply { "start" } em { (wire_name(&event.seat)) " " (spoken(&wire_name(&event.kind))) } } }
+            @for event in events { li { span.ply { "start" } em { (wire_name(&event.seat)) " " (spoken_name(&event.kind)) } } }
             @for ply in &game.timeline {
                 @let played = ply.ply + 1;
                 li.flagged[played == current] {
                     a href={ "/admin/games/" (id) "?ply=" (played) } { span.ply { (ply.round) "." } (wire_name(&ply.seat)) " " (ply.move_text) }
                     @if !ply.eliminations.is_empty() {
-                        " — out: " @for e in &ply.eliminations { (wire_name(&e.seat)) " (" (spoken(&wire_name(&e.cause))) ") " }
+                        " — out: " @for e in &ply.eliminations { (wire_name(&e.seat)) " (" (spoken_name(&e.cause)) ") " }
                     }
                 }
                 @let (chat, events) = at_ply(played);
                 @for line in chat { li { span.ply { "ply " (played) } span.sender { (line.sender) @if wire_name(&line.channel) != "game" { " (" (wire_name(&line.channel)) ")" } ":" } (line.text) } }
-                @for event in events { li { span.ply { "ply " (played) } em { (wire_name(&event.seat)) " " (spoken(&wire_name(&event.kind))) } } }
+                @for event in events { li { span.ply { "ply " (played) } em { (wire_name(&event.seat)) " " (spoken_name(&event.kind)) } } }
             }
         }
     }
@@ -100,21 +99,19 @@ pub async fn game_page(
     query: web::Query<ViewerQuery>,
 ) -> Result<HttpResponse, ConsoleError> {
     let id = id.into_inner();
-    let game = game_routes::get_game(admin.caller.clone(), state.clone(), web::Path::from(id))
-        .await?
-        .0;
+    let stored = read_game(&state, id).await?;
+    let game = stored.view;
     let last = game.timeline.len();
     let current = query.ply.unwrap_or(last).min(last);
     let title = format!("The board after ply {current}");
-    let svg = state
-        .read(move |conn| {
-            let text = games::pgn4(conn, id)?;
-            Ok::<_, diesel::result::Error>(
-                text.and_then(|text| replay(&text).ok())
-                    .and_then(|game| after_plies_svg(&game, current, &title)),
-            )
-        })
-        .await?;
+    let pgn4 = stored.pgn4;
+    let svg = web::block(move || {
+        replay(&pgn4)
+            .ok()
+            .and_then(|game| after_plies_svg(&game, current, &title))
+    })
+    .await
+    .map_err(|_| ConsoleError::Internal)?;
     let points = current
         .checked_sub(1)
         .and_then(|i| game.timeline.get(i))
@@ -170,19 +167,19 @@ pub async fn game_page(
 
 /// `GET /admin/games/{id}/pgn4`: the API's export, as a file to save.
 pub async fn download_pgn4(
-    admin: ConsoleAdmin,
+    _admin: ConsoleAdmin,
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ConsoleError> {
     let id = id.into_inner();
-    let mut response =
-        game_routes::export_pgn4(admin.caller.clone(), state, web::Path::from(id)).await?;
-    response.headers_mut().insert(
-        header::CONTENT_DISPOSITION,
+    let export = read_pgn4_export(&state, id).await?;
+    let disposition =
         header::HeaderValue::from_str(&format!("attachment; filename=\"game-{id}.pgn4\""))
-            .map_err(|_| ConsoleError::Internal)?,
-    );
-    Ok(response)
+            .map_err(|_| ConsoleError::Internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-pgn4; charset=utf-8")
+        .insert_header((header::CONTENT_DISPOSITION, disposition))
+        .body(export))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -203,25 +200,19 @@ pub async fn games_page(
     filters: web::Query<GameFilters>,
 ) -> Result<HttpResponse, ConsoleError> {
     let filters = filters.into_inner();
-    let listed = game_routes::list_games(
-        admin.caller.clone(),
-        state.clone(),
-        web::Query(crate::api::pagination::PageQuery {
-            limit: Some(50),
-            cursor: filters.cursor.clone(),
-        }),
-        web::Query(GameListQuery {
-            player: filled(&filters.player),
-            with: filled(&filters.with),
-            variant: filled(&filters.variant),
-            termination: None,
-            aborted: None,
-            from: None,
-            to: None,
-        }),
-    )
-    .await?
-    .0;
+    let paging = PageQuery {
+        limit: Some(50),
+        cursor: filters.cursor.clone(),
+    }
+    .by_id()?;
+    let filter = GameListQuery {
+        player: filled(&filters.player),
+        with: filled(&filters.with),
+        variant: filled(&filters.variant),
+        ..GameListQuery::default()
+    }
+    .filter()?;
+    let listed = read_games(&state, filter, paging).await?;
     let body = html! {
         form.filters method="get" action="/admin/games" role="search" aria-label="Find games" {
             label for="player" { "Player" } input #player type="text" name="player" value=(filters.player);

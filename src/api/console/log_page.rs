@@ -9,8 +9,7 @@ use super::page_error::ConsoleError;
 use super::session::ConsoleAdmin;
 use super::text::{filled, spoken, url_encoded, when, wire_name};
 use crate::api::pagination::PageQuery;
-use crate::api::read_models::modlog::ModlogQuery;
-use crate::api::routes::modlog;
+use crate::api::read_models::modlog::{read_modlog, ModlogQuery};
 use crate::api::state::AppState;
 
 #[derive(Debug, Default, Deserialize)]
@@ -58,24 +57,21 @@ pub async fn log_page(
                 .map_err(|_| ConsoleError::BadForm(format!("\"{text}\" is not a case number.")))?,
         ),
     };
-    let listed = modlog::list_modlog(
-        admin.caller.clone(),
-        state.clone(),
-        web::Query(ModlogQuery {
-            player: filled(&filters.player),
-            admin: filled(&filters.admin),
-            kind: filled(&filters.kind),
-            since: filled(&filters.since),
-            until: filled(&filters.until),
-            case_id,
-        }),
-        web::Query(PageQuery {
-            limit: Some(100),
-            cursor: filters.cursor.clone(),
-        }),
-    )
-    .await?
-    .0;
+    let paging = PageQuery {
+        limit: Some(100),
+        cursor: filters.cursor.clone(),
+    }
+    .by_id()?;
+    let filter = ModlogQuery {
+        player: filled(&filters.player),
+        admin: filled(&filters.admin),
+        kind: filled(&filters.kind),
+        since: filled(&filters.since),
+        until: filled(&filters.until),
+        case_id,
+    }
+    .filter()?;
+    let listed = read_modlog(&state, filter, paging).await?;
     let body = html! {
         form.filters method="get" action="/admin/log" role="search" aria-label="Filter the log" {
             label for="player" { "Player" } input #player type="text" name="player" value=(filters.player);

@@ -1,9 +1,11 @@
 //! The admin console served under `/admin/`: server-rendered pages for volunteer admins.
 //!
-//! Each handler checks the session (`ConsoleAdmin`), calls the JSON API's own handler for the
-//! operation, and renders its answer as HTML, so an action through the console is exactly the
-//! API's action, moderation log included. Errors become sentences on the page
-//! (`page_error`). Every response carries a Content-Security-Policy without inline script.
+//! Each handler checks the session (`ConsoleAdmin`), reads through the read models the JSON
+//! routes read through (`api::read_models`, one read per page) or acts through the actions
+//! they act through (`api::actions`, which run the use cases), and renders the typed answer as
+//! HTML, so an action through the console is exactly the API's action, moderation log
+//! included. Errors become sentences on the page (`page_error`). Every response carries a
+//! Content-Security-Policy without inline script.
 
 pub mod assets;
 pub mod board_svg;

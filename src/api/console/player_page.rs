@@ -4,44 +4,23 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::layout::{page, see_other, Section};
 use super::page_error::{without_nul, ConsoleError};
 use super::sanctions_page::sanction_row;
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{spoken, spoken_name, url_encoded, when, wire_name};
-use crate::api::actions::add_note::NewNote;
-use crate::api::actions::open_case::AdminEntryBody;
-use crate::api::auth::{AnyCaller, Credentials};
-use crate::api::error::ApiError;
-use crate::api::json::ApiJson;
-use crate::api::pagination::PageQuery;
-use crate::api::read_models::games::GameListQuery;
-use crate::api::read_models::player_search::PlayerSearchQuery;
-use crate::api::read_models::queue::CaseListQuery;
-use crate::api::read_models::sanctions::SanctionListQuery;
-use crate::api::routes::admin_entries;
-use crate::api::routes::admin_queue;
-use crate::api::routes::games as game_routes;
-use crate::api::routes::notes;
-use crate::api::routes::player_search;
-use crate::api::routes::sanctions;
-use crate::api::routes::{conduct, flags, players, standing};
+use crate::api::actions::add_note::{self, NewNote};
+use crate::api::actions::open_case::{self, AdminEntryBody};
+use crate::api::read_models::player_page::{read_player_page, PlayerPage};
+use crate::api::read_models::player_search::{read_players, PlayerSearchQuery};
 use crate::api::state::AppState;
-use crate::api::views::conduct::ConductRecordView;
+use crate::api::wire_enums::from_wire;
 use crate::conduct::AdminConductView;
 use crate::moderation::ReportReason;
 
 /// Rows shown per list on a player's page (the API pages further).
 const LISTED: u32 = 20;
-
-fn first_page() -> web::Query<PageQuery> {
-    web::Query(PageQuery {
-        limit: Some(LISTED),
-        cursor: None,
-    })
-}
 
 #[derive(Debug, Default, Deserialize)]
 pub struct SearchQuery {
@@ -60,20 +39,12 @@ pub async fn search_page(
     let found = if query.prefix.trim().is_empty() {
         None
     } else {
-        let api_query = PlayerSearchQuery {
+        let search = PlayerSearchQuery {
             prefix: Some(query.prefix.trim().to_string()),
             limit: Some(50),
             cursor: query.cursor.clone(),
         };
-        Some(
-            player_search::search_players(
-                admin.caller.clone(),
-                state.clone(),
-                web::Query(api_query),
-            )
-            .await?
-            .0,
-        )
+        Some(read_players(&state, search).await?)
     };
     let body = html! {
         form.filters method="get" action="/admin/players" role="search" aria-label="Find players" {
@@ -109,6 +80,69 @@ fn allowed(yes: bool, until: Option<chrono::DateTime<chrono::Utc>>) -> Markup {
     }
 }
 
+fn standing_and_record(player: &PlayerPage) -> Markup {
+    let (standing, summary) = (&player.standing, &player.summary);
+    html! {
+        div.cols {
+            section.panel aria-labelledby="standing" {
+                h2 #standing { "Standing now" }
+                dl.facts {
+                    dt { "May chat" } dd { (allowed(standing.may_chat, standing.chat_until)) }
+                    dt { "May play" } dd { (allowed(standing.may_play, standing.play_until)) }
+                    dt { "May report" } dd { (allowed(standing.may_report, standing.report_until)) }
+                    dt { "Club" } dd { @if standing.club_banned { strong { "banned" } @if let Some(u) = standing.club_until { " until " (when(u)) } } @else { "member" } }
+                }
+            }
+            section.panel aria-labelledby="summary" {
+                h2 #summary { "Games" }
+                p { (summary.games) @if summary.games == 1 { " game" } @else { " games" } "; placed 1st " (summary.placements.first) ", 2nd " (summary.placements.second) ", 3rd " (summary.placements.third) ", 4th " (summary.placements.fourth) "; " (summary.aborted) " aborted." }
+                p { @for v in &summary.by_variant { span.pill { (v.variant) ": " (v.games) } " " } }
+            }
+        }
+    }
+}
+
+fn cases_panel(admin: &ConsoleAdmin, player: &PlayerPage, encoded: &str) -> Markup {
+    html! {
+        section.panel aria-labelledby="cases" {
+            h2 #cases { "Cases" }
+            @if player.cases.items.is_empty() { p.empty { "None." } }
+            ul { @for case in &player.cases.items {
+                li { a href={ "/admin/cases/" (case.id) } { "Case " (case.id) } ": " (spoken_name(&case.reason)) ", " (wire_name(&case.status)) ", opened " (when(case.opened_at)) }
+            } }
+            h3 { "Open a case" }
+            form.stacked method="post" action={ "/admin/players/" (encoded) "/cases" } {
+                input type="hidden" name="csrf" value=(admin.csrf);
+                label for="case-reason" { "Reason" }
+                select #case-reason name="reason" {
+                    @for reason in ReportReason::ALL { @let w = wire_name(&reason); option value=(w) { (spoken(&w)) } }
+                }
+                label for="case-games" { "Game numbers (comma-separated)" }
+                input #case-games type="text" name="games" inputmode="numeric";
+                label for="case-note" { "What you saw" }
+                textarea #case-note name="note" required {}
+                button type="submit" { "Open the case" }
+            }
+        }
+    }
+}
+
+fn notes_panel(admin: &ConsoleAdmin, player: &PlayerPage, encoded: &str) -> Markup {
+    html! {
+        section.panel aria-labelledby="notes" {
+            h2 #notes { "Notes" }
+            @if player.notes.items.is_empty() { p.empty { "None." } }
+            ul { @for note in &player.notes.items { li { (note.text) " — " (note.author) ", " (when(note.created_at)) @if let Some(c) = note.case_id { " (case " (c) ")" } } } }
+            form.stacked method="post" action={ "/admin/players/" (encoded) "/notes" } {
+                input type="hidden" name="csrf" value=(admin.csrf);
+                label for="note-text" { "Add a note (admins only see it)" }
+                textarea #note-text name="text" required {}
+                button type="submit" { "Add the note" }
+            }
+        }
+    }
+}
+
 /// The conduct record's counts and signals.
 fn conduct_panel(conduct: Option<&AdminConductView>) -> Markup {
     html! {
@@ -130,7 +164,29 @@ fn conduct_panel(conduct: Option<&AdminConductView>) -> Markup {
     }
 }
 
-/// `GET /admin/players/{name}`.
+fn games_and_flags(player: &PlayerPage) -> Markup {
+    html! {
+        div.cols {
+            section.panel aria-labelledby="recent" {
+                h2 #recent { "Recent games" }
+                ul { @for g in &player.games.items {
+                    li { a href={ "/admin/games/" (g.id) } { "Game " (g.site_game_id) } ", " (g.variant) ", " (when(g.played_at)) }
+                } }
+            }
+            section.panel aria-labelledby="flags" {
+                h2 #flags { "Flagged chat" }
+                @if player.flags.items.is_empty() { p.empty { "None." } }
+                ul { @for f in &player.flags.items {
+                    li { span.pill { (wire_name(&f.severity)) } " " strong { (spoken_name(&f.category)) } " in "
+                        a href={ "/admin/games/" (f.game_id) "?ply=" (f.ply) } { "game " (f.game_id) ", ply " (f.ply) }
+                        ": “" (f.text) "” — " (f.explanation) }
+                } }
+            }
+        }
+    }
+}
+
+/// `GET /admin/players/{name}`: every panel from one read.
 pub async fn player_page(
     admin: ConsoleAdmin,
     state: web::Data<AppState>,
@@ -138,149 +194,25 @@ pub async fn player_page(
     name: web::Path<String>,
 ) -> Result<HttpResponse, ConsoleError> {
     let name = name.into_inner();
-    let caller = admin.caller.clone();
-    let any = || AnyCaller::Admin(caller.clone());
-    let path = || web::Path::from(name.clone());
-    let standing = standing::player_standing(Credentials::Known(any()), state.clone(), path())
-        .await?
-        .0;
-    let summary = players::player_summary(any(), state.clone(), path())
-        .await?
-        .0;
-    // No conduct record yet is no error here: the panel says so.
-    let conduct = match conduct::player_conduct(any(), state.clone(), path()).await {
-        Ok(found) => match found.0.conduct {
-            ConductRecordView::Admin(view) => Some(view),
-            _ => None,
-        },
-        Err(ApiError::NotFound { .. }) => None,
-        Err(error) => return Err(error.into()),
-    };
-    let games = game_routes::list_games(
-        caller.clone(),
-        state.clone(),
-        first_page(),
-        web::Query(GameListQuery {
-            player: Some(name.clone()),
-            with: None,
-            variant: None,
-            termination: None,
-            aborted: None,
-            from: None,
-            to: None,
-        }),
-    )
-    .await?
-    .0;
-    let flagged = flags::player_flags(caller.clone(), state.clone(), path(), first_page())
-        .await?
-        .0;
-    let cases = admin_queue::list_cases(
-        caller.clone(),
-        state.clone(),
-        web::Query(CaseListQuery {
-            status: Some("all".into()),
-            accused: Some(name.clone()),
-            limit: Some(LISTED),
-            ..CaseListQuery::default()
-        }),
-    )
-    .await?
-    .0;
-    let in_force = sanctions::list_sanctions(
-        caller.clone(),
-        state.clone(),
-        web::Query(SanctionListQuery {
-            player: Some(name.clone()),
-            kind: None,
-            status: Some("in_force".into()),
-            ending_before: None,
-        }),
-        first_page(),
-    )
-    .await?
-    .0;
-    let noted = notes::list_notes(caller.clone(), state.clone(), path(), first_page())
-        .await?
-        .0;
+    let player = read_player_page(&state, name.clone(), LISTED).await?;
     let back = req.uri().path().to_string();
     let encoded = url_encoded(&name);
     let body = html! {
-        div.cols {
-            section.panel aria-labelledby="standing" {
-                h2 #standing { "Standing now" }
-                dl.facts {
-                    dt { "May chat" } dd { (allowed(standing.may_chat, standing.chat_until)) }
-                    dt { "May play" } dd { (allowed(standing.may_play, standing.play_until)) }
-                    dt { "May report" } dd { (allowed(standing.may_report, standing.report_until)) }
-                    dt { "Club" } dd { @if standing.club_banned { strong { "banned" } @if let Some(u) = standing.club_until { " until " (when(u)) } } @else { "member" } }
-                }
-            }
-            section.panel aria-labelledby="summary" {
-                h2 #summary { "Games" }
-                p { (summary.games) @if summary.games == 1 { " game" } @else { " games" } "; placed 1st " (summary.placements.first) ", 2nd " (summary.placements.second) ", 3rd " (summary.placements.third) ", 4th " (summary.placements.fourth) "; " (summary.aborted) " aborted." }
-                p { @for v in &summary.by_variant { span.pill { (v.variant) ": " (v.games) } " " } }
-            }
-        }
+        (standing_and_record(&player))
         section.panel aria-labelledby="sanctions" {
             h2 #sanctions { "Sanctions in force" }
-            @if in_force.items.is_empty() { p.empty { "None." } }
-            @for listing in &in_force.items { (sanction_row(&admin, listing, &back)) }
+            @if player.sanctions_in_force.items.is_empty() { p.empty { "None." } }
+            @for listing in &player.sanctions_in_force.items { (sanction_row(&admin, listing, &back)) }
         }
         div.cols {
-            section.panel aria-labelledby="cases" {
-                h2 #cases { "Cases" }
-                @if cases.items.is_empty() { p.empty { "None." } }
-                ul { @for case in &cases.items {
-                    li { a href={ "/admin/cases/" (case.id) } { "Case " (case.id) } ": " (spoken_name(&case.reason)) ", " (wire_name(&case.status)) ", opened " (when(case.opened_at)) }
-                } }
-                h3 { "Open a case" }
-                form.stacked method="post" action={ "/admin/players/" (encoded) "/cases" } {
-                    input type="hidden" name="csrf" value=(admin.csrf);
-                    label for="case-reason" { "Reason" }
-                    select #case-reason name="reason" {
-                        @for reason in ReportReason::ALL { @let w = wire_name(&reason); option value=(w) { (spoken(&w)) } }
-                    }
-                    label for="case-games" { "Game numbers (comma-separated)" }
-                    input #case-games type="text" name="games" inputmode="numeric";
-                    label for="case-note" { "What you saw" }
-                    textarea #case-note name="note" required {}
-                    button type="submit" { "Open the case" }
-                }
-            }
-            section.panel aria-labelledby="notes" {
-                h2 #notes { "Notes" }
-                @if noted.items.is_empty() { p.empty { "None." } }
-                ul { @for note in &noted.items { li { (note.text) " — " (note.author) ", " (when(note.created_at)) @if let Some(c) = note.case_id { " (case " (c) ")" } } } }
-                form.stacked method="post" action={ "/admin/players/" (encoded) "/notes" } {
-                    input type="hidden" name="csrf" value=(admin.csrf);
-                    label for="note-text" { "Add a note (admins only see it)" }
-                    textarea #note-text name="text" required {}
-                    button type="submit" { "Add the note" }
-                }
-            }
+            (cases_panel(&admin, &player, &encoded))
+            (notes_panel(&admin, &player, &encoded))
         }
         section.panel aria-labelledby="conduct" {
             h2 #conduct { "Conduct record" }
-            (conduct_panel(conduct.as_ref()))
+            (conduct_panel(player.conduct.as_ref()))
         }
-        div.cols {
-            section.panel aria-labelledby="recent" {
-                h2 #recent { "Recent games" }
-                ul { @for g in &games.items {
-                    li { a href={ "/admin/games/" (g.id) } { "Game " (g.site_game_id) } ", " (g.variant) ", " (when(g.played_at)) }
-                } }
-            }
-            section.panel aria-labelledby="flags" {
-                h2 #flags { "Flagged chat" }
-                @if flagged.items.is_empty() { p.empty { "None." } }
-                ul { @for f in &flagged.items {
-                    li { span.pill { (wire_name(&f.severity)) } " " strong { (spoken_name(&f.category)) } " in "
-                        a href={ "/admin/games/" (f.game_id) "?ply=" (f.ply) } { "game " (f.game_id) ", ply " (f.ply) }
-                        ": “" (f.text) "” — " (f.explanation) }
-                } }
-            }
-        }
+        (games_and_flags(&player))
     };
     Ok(page(
         &admin,
@@ -323,14 +255,7 @@ pub async fn add_note(
         text: without_nul(&form.text)?.to_string(),
         case_id: None,
     };
-    let flash = match notes::add_note(
-        admin.caller.clone(),
-        state.clone(),
-        web::Path::from(name.clone()),
-        ApiJson(body),
-    )
-    .await
-    {
+    let flash = match add_note::add(&state, admin.name(), &name, body).await {
         Ok(_) => Flash::Done(format!("Your note on {name} is saved.")),
         Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
     };
@@ -360,34 +285,19 @@ pub async fn open_case(
 ) -> Result<HttpResponse, ConsoleError> {
     admin.check_form(&req, &form.csrf)?;
     let name = name.into_inner();
-    let reason: ReportReason = serde_json::from_value(Value::String(form.reason.clone()))
-        .map_err(|_| ConsoleError::BadForm("Choose a reason from the list.".into()))?;
+    let reason: ReportReason = from_wire(&form.reason)
+        .ok_or_else(|| ConsoleError::BadForm("Choose a reason from the list.".into()))?;
     let body = AdminEntryBody {
         accused: name.clone(),
         reason,
         games: numbers("the games", &form.games)?,
         note: without_nul(&form.note)?.to_string(),
     };
-    let opened = admin_entries::open_case(admin.caller.clone(), state.clone(), ApiJson(body)).await;
-    let (flash, location) = match opened {
-        Ok(response) => {
-            let bytes = actix_web::body::to_bytes(response.into_body())
-                .await
-                .unwrap_or_default();
-            let case_id = serde_json::from_slice::<Value>(&bytes)
-                .ok()
-                .and_then(|v| v["case_id"].as_i64());
-            match case_id {
-                Some(id) => (
-                    Flash::Done(format!("Your entry is on case {id}.")),
-                    format!("/admin/cases/{id}"),
-                ),
-                None => (
-                    Flash::Done("Your entry is filed.".into()),
-                    format!("/admin/players/{}", url_encoded(&name)),
-                ),
-            }
-        }
+    let (flash, location) = match open_case::open(&state, admin.name(), body).await {
+        Ok(entry) => (
+            Flash::Done(format!("Your entry is on case {}.", entry.case_id)),
+            format!("/admin/cases/{}", entry.case_id),
+        ),
         Err(error) => (
             Flash::Refused(ConsoleError::from(error).sentence()),
             format!("/admin/players/{}", url_encoded(&name)),

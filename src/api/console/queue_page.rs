@@ -8,16 +8,13 @@ use serde::Deserialize;
 use super::layout::{page, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{age, console_path, filled, spoken, spoken_name, url_encoded, when};
-use crate::api::read_models::queue::CaseListQuery;
-use crate::api::routes::admin_cases;
-use crate::api::routes::admin_queue;
+use super::text::{age, console_path, filled, spoken, spoken_name, url_encoded, when, wire_name};
+use crate::api::actions::claim_case;
+use crate::api::read_models::queue::{read_cases, CaseListQuery};
 use crate::api::state::AppState;
 use crate::api::statuses::CaseStatus;
 use crate::api::views::queue::CaseListItem;
 use crate::moderation::ReportReason;
-
-use super::text::wire_name;
 
 /// The queue's filters as the page's form sends them (empty fields mean "any").
 #[derive(Debug, Default, Deserialize)]
@@ -149,13 +146,7 @@ pub async fn queue_page(
     filters: web::Query<QueueFilters>,
 ) -> Result<HttpResponse, ConsoleError> {
     let filters = filters.into_inner();
-    let listed = admin_queue::list_cases(
-        admin.caller.clone(),
-        state.clone(),
-        web::Query(filters.api_query()),
-    )
-    .await?
-    .0;
+    let listed = read_cases(&state, filters.api_query()).await?;
     let now = listed.as_of;
     let back = req
         .uri()
@@ -215,16 +206,13 @@ pub async fn claim(
 ) -> Result<HttpResponse, ConsoleError> {
     admin.check_form(&req, &form.csrf)?;
     let id = id.into_inner();
-    let flash =
-        match admin_cases::claim_case(admin.caller.clone(), state.clone(), web::Path::from(id))
-            .await
-        {
-            Ok(claim) => Flash::Done(format!(
-                "You hold case {id} until {}; nobody else can decide it meanwhile.",
-                when(claim.claimed_until)
-            )),
-            Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
-        };
+    let flash = match claim_case::claim(&state, admin.name(), id).await {
+        Ok(claim) => Flash::Done(format!(
+            "You hold case {id} until {}; nobody else can decide it meanwhile.",
+            when(claim.claimed_until)
+        )),
+        Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
+    };
     admin.leave_flash(&state, flash).await?;
     Ok(see_other(&console_path(form.back.as_deref())))
 }
@@ -239,15 +227,12 @@ pub async fn release(
 ) -> Result<HttpResponse, ConsoleError> {
     admin.check_form(&req, &form.csrf)?;
     let id = id.into_inner();
-    let flash =
-        match admin_cases::release_case(admin.caller.clone(), state.clone(), web::Path::from(id))
-            .await
-        {
-            Ok(_) => Flash::Done(format!(
-                "You released case {id}; another admin may take it."
-            )),
-            Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
-        };
+    let flash = match claim_case::release(&state, admin.name(), id).await {
+        Ok(_) => Flash::Done(format!(
+            "You released case {id}; another admin may take it."
+        )),
+        Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
+    };
     admin.leave_flash(&state, flash).await?;
     Ok(see_other(&console_path(form.back.as_deref())))
 }

@@ -9,19 +9,16 @@ use super::layout::{page, see_other, Section};
 use super::page_error::{without_nul, ConsoleError};
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{console_path, filled, spoken, spoken_name, url_encoded, when, wire_name};
-use crate::api::actions::change_sanction::{SanctionAction, SanctionChangeBody};
-use crate::api::actions::decide_appeal::{AppealChoice, AppealDecisionBody};
-use crate::api::json::ApiJson;
+use crate::api::actions::change_sanction::{self, SanctionAction, SanctionChangeBody};
+use crate::api::actions::decide_appeal::{self, AppealChoice, AppealDecisionBody};
 use crate::api::pagination::PageQuery;
-use crate::api::read_models::appeals::AppealListQuery;
-use crate::api::read_models::sanctions::SanctionListQuery;
-use crate::api::routes::admin_queue;
-use crate::api::routes::appeals;
-use crate::api::routes::sanctions;
+use crate::api::read_models::appeals::{read_appeals, AppealListQuery};
+use crate::api::read_models::sanctions::{read_sanctions, SanctionListQuery};
 use crate::api::state::AppState;
 use crate::api::statuses::AppealStatus;
 use crate::api::views::sanction_listing::SanctionListingView;
 use crate::moderation::SanctionKind;
+use crate::store;
 
 /// One sanction with its shorten and lift forms (also on the player's page).
 pub fn sanction_row(admin: &ConsoleAdmin, listing: &SanctionListingView, back: &str) -> Markup {
@@ -72,22 +69,19 @@ pub async fn sanctions_page(
     filters: web::Query<SanctionFilters>,
 ) -> Result<HttpResponse, ConsoleError> {
     let filters = filters.into_inner();
-    let listed = sanctions::list_sanctions(
-        admin.caller.clone(),
-        state.clone(),
-        web::Query(SanctionListQuery {
-            player: filled(&filters.player),
-            kind: filled(&filters.kind),
-            status: filled(&filters.status),
-            ending_before: filled(&filters.ending_before),
-        }),
-        web::Query(PageQuery {
-            limit: Some(50),
-            cursor: filters.cursor.clone(),
-        }),
-    )
-    .await?
-    .0;
+    let paging = PageQuery {
+        limit: Some(50),
+        cursor: filters.cursor.clone(),
+    }
+    .by_id()?;
+    let filter = SanctionListQuery {
+        player: filled(&filters.player),
+        kind: filled(&filters.kind),
+        status: filled(&filters.status),
+        ending_before: filled(&filters.ending_before),
+    }
+    .filter(store::now())?;
+    let listed = read_sanctions(&state, filter, paging).await?;
     let back = req
         .uri()
         .path_and_query()
@@ -170,22 +164,14 @@ pub async fn change(
         minutes,
         note: without_nul(&form.note)?.trim().to_string(),
     };
-    let flash = match sanctions::change_sanction(
-        admin.caller.clone(),
-        state.clone(),
-        web::Path::from(id),
-        ApiJson(body),
-    )
-    .await
-    {
-        Ok(changed) => Flash::Done(match changed.0.lifted_at {
+    let flash = match change_sanction::change(&state, admin.name(), id, body).await {
+        Ok(changed) => Flash::Done(match changed.lifted_at {
             Some(_) => format!("Sanction {id} is lifted."),
             None => format!(
                 "Sanction {id} now ends {}.",
                 changed
-                    .0
                     .reduced_until
-                    .or(changed.0.ends_at)
+                    .or(changed.ends_at)
                     .map(when)
                     .unwrap_or_else(|| "never".into())
             ),
@@ -210,17 +196,15 @@ pub async fn appeals_page(
     filters: web::Query<AppealFilters>,
 ) -> Result<HttpResponse, ConsoleError> {
     let filters = filters.into_inner();
-    let listed = admin_queue::list_appeals(
-        admin.caller.clone(),
-        state.clone(),
-        web::Query(AppealListQuery {
+    let listed = read_appeals(
+        &state,
+        AppealListQuery {
             status: filled(&filters.status),
             limit: Some(50),
             cursor: filters.cursor.clone(),
-        }),
+        },
     )
-    .await?
-    .0;
+    .await?;
     let statuses = ["open", "upheld", "reduced", "lifted", "all"];
     let current = if filters.status.is_empty() {
         "open"
@@ -304,14 +288,7 @@ pub async fn decide_appeal(
         minutes,
         note: Some(without_nul(&form.note)?.trim().to_string()).filter(|n| !n.is_empty()),
     };
-    let flash = match appeals::decide_appeal(
-        admin.caller.clone(),
-        state.clone(),
-        web::Path::from(id),
-        ApiJson(body),
-    )
-    .await
-    {
+    let flash = match decide_appeal::decide(&state, admin.name(), id, body).await {
         Ok(_) => Flash::Done(format!("Appeal {id} is answered: {}.", form.decision)),
         Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
     };

@@ -10,11 +10,10 @@ use super::layout::{page_with_status, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{url_encoded, when, wire_name};
-use crate::api::actions::tokens::CreateToken;
+use crate::api::actions::tokens::{self, CreateToken};
 use crate::api::auth::tokens::TokenRole;
-use crate::api::json::ApiJson;
 use crate::api::pagination::PageQuery;
-use crate::api::routes::admin_tokens;
+use crate::api::read_models::tokens::read_tokens;
 use crate::api::state::AppState;
 
 #[derive(Debug, Default, Deserialize)]
@@ -28,16 +27,12 @@ async fn render(
     cursor: Option<String>,
     created: Option<(&str, &str)>,
 ) -> Result<Markup, ConsoleError> {
-    let listed = admin_tokens::list_tokens(
-        admin.caller.clone(),
-        state.clone(),
-        web::Query(PageQuery {
-            limit: Some(100),
-            cursor,
-        }),
-    )
-    .await?
-    .0;
+    let page = PageQuery {
+        limit: Some(100),
+        cursor,
+    }
+    .by_id()?;
+    let listed = read_tokens(state, page).await?;
     Ok(html! {
         @if let Some((name, token)) = created {
             section.panel role="status" {
@@ -124,17 +119,9 @@ pub async fn create(
         name: form.name.clone(),
         role,
     };
-    let response =
-        admin_tokens::create_token(admin.caller.clone(), state.clone(), ApiJson(body)).await?;
-    let bytes = actix_web::body::to_bytes(response.into_body())
-        .await
-        .unwrap_or_default();
-    let created: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|_| ConsoleError::Internal)?;
-    let (Some(name), Some(token)) = (created["name"].as_str(), created["token"].as_str()) else {
-        return Err(ConsoleError::Internal);
-    };
-    let body = render(&admin, &state, None, Some((name, token))).await?;
+    let created = tokens::create(&state, admin.name(), body).await?;
+    let shown = (created.token_info.name.as_str(), created.token.as_str());
+    let body = render(&admin, &state, None, Some(shown)).await?;
     Ok(page_with_status(
         &admin,
         Section::Tokens,
@@ -160,15 +147,12 @@ pub async fn revoke(
 ) -> Result<HttpResponse, ConsoleError> {
     admin.check_form(&req, &form.csrf)?;
     let id = id.into_inner();
-    let flash =
-        match admin_tokens::revoke_token(admin.caller.clone(), state.clone(), web::Path::from(id))
-            .await
-        {
-            Ok(_) => Flash::Done(format!(
-                "Token {id} is revoked; its requests and console sessions end now."
-            )),
-            Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
-        };
+    let flash = match tokens::revoke(&state, admin.name(), id).await {
+        Ok(_) => Flash::Done(format!(
+            "Token {id} is revoked; its requests and console sessions end now."
+        )),
+        Err(error) => Flash::Refused(ConsoleError::from(error).sentence()),
+    };
     // Revoking one's own token ends this session too; the next page asks to sign in.
     admin.leave_flash(&state, flash).await?;
     Ok(see_other("/admin/tokens"))

@@ -9,11 +9,10 @@ use serde::Deserialize;
 use super::layout::{page_with_status, see_other, Section};
 use super::page_error::ConsoleError;
 use super::session::{ConsoleAdmin, Flash};
-use super::text::{spoken, when, wire_name};
-use crate::api::actions::webhooks::NewSubscription;
-use crate::api::json::ApiJson;
+use super::text::{spoken_name, when, wire_name};
+use crate::api::actions::webhooks::{self, NewSubscription};
 use crate::api::pagination::PageQuery;
-use crate::api::routes::webhooks;
+use crate::api::read_models::webhooks::read_with_deliveries;
 use crate::api::state::AppState;
 
 /// Deliveries shown per subscription.
@@ -25,26 +24,14 @@ async fn render(
     created: Option<(&str, &str)>,
 ) -> Result<Markup, ConsoleError> {
     let page_of = |limit| {
-        web::Query(PageQuery {
+        PageQuery {
             limit: Some(limit),
             cursor: None,
-        })
+        }
+        .by_id()
     };
-    let listed = webhooks::list_subscriptions(admin.caller.clone(), state.clone(), page_of(200))
-        .await?
-        .0;
-    let mut deliveries = Vec::new();
-    for subscription in &listed.items {
-        let recent = webhooks::list_deliveries(
-            admin.caller.clone(),
-            state.clone(),
-            web::Path::from(subscription.id),
-            page_of(DELIVERIES),
-        )
-        .await?
-        .0;
-        deliveries.push(recent.items);
-    }
+    let read = read_with_deliveries(state, page_of(200)?, page_of(DELIVERIES)?).await?;
+    let (listed, deliveries) = (read.subscriptions, read.deliveries);
     Ok(html! {
         @if let Some((url, secret)) = created {
             section.panel role="status" {
@@ -65,7 +52,7 @@ async fn render(
             article.panel {
                 h3 { (subscription.url) @if subscription.revoked_at.is_some() { " (revoked)" } }
                 p { "By " (subscription.created_by) ", " (when(subscription.created_at)) "; events: "
-                    @for (i, e) in subscription.events.iter().enumerate() { @if i > 0 { ", " } (spoken(&wire_name(e))) } }
+                    @for (i, e) in subscription.events.iter().enumerate() { @if i > 0 { ", " } (spoken_name(e)) } }
                 @if subscription.revoked_at.is_none() {
                     form method="post" action={ "/admin/webhooks/" (subscription.id) "/revoke" } {
                         input type="hidden" name="csrf" value=(admin.csrf);
@@ -128,20 +115,9 @@ pub async fn subscribe(
         url: form.url.trim().to_string(),
         events: None,
     };
-    let response =
-        webhooks::create_subscription(admin.caller.clone(), state.clone(), ApiJson(body)).await?;
-    let bytes = actix_web::body::to_bytes(response.into_body())
-        .await
-        .unwrap_or_default();
-    let created: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|_| ConsoleError::Internal)?;
-    let (Some(url), Some(secret)) = (
-        created["subscription"]["url"].as_str(),
-        created["secret"].as_str(),
-    ) else {
-        return Err(ConsoleError::Internal);
-    };
-    let body = render(&admin, &state, Some((url, secret))).await?;
+    let created = webhooks::subscribe(&state, admin.name(), body).await?;
+    let shown = (created.subscription.url.as_str(), created.secret.as_str());
+    let body = render(&admin, &state, Some(shown)).await?;
     Ok(page_with_status(
         &admin,
         Section::Webhooks,
@@ -167,13 +143,7 @@ pub async fn revoke(
 ) -> Result<HttpResponse, ConsoleError> {
     admin.check_form(&req, &form.csrf)?;
     let id = id.into_inner();
-    let flash = match webhooks::revoke_subscription(
-        admin.caller.clone(),
-        state.clone(),
-        web::Path::from(id),
-    )
-    .await
-    {
+    let flash = match webhooks::revoke(&state, id).await {
         Ok(_) => Flash::Done(format!(
             "Subscription {id} is revoked; nothing more is sent to it."
         )),

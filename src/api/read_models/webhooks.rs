@@ -60,3 +60,32 @@ pub async fn read_deliveries(
         })
         .await
 }
+
+/// A page of subscriptions, each with its latest deliveries.
+pub struct SubscriptionsWithDeliveries {
+    pub subscriptions: Page<SubscriptionView>,
+    /// Per subscription, in the same order: its latest deliveries, newest first.
+    pub deliveries: Vec<Vec<DeliveryView>>,
+}
+
+/// A page of subscriptions and the latest deliveries of each, in one read.
+pub async fn read_with_deliveries(
+    state: &AppState,
+    page: IdPage,
+    per_subscription: IdPage,
+) -> Result<SubscriptionsWithDeliveries, ApiError> {
+    state
+        .read(move |conn| {
+            let subscriptions = subscriptions_page(conn, page)?;
+            let deliveries = subscriptions
+                .items
+                .iter()
+                .map(|s| deliveries_page(conn, s.id, per_subscription).map(|d| d.items))
+                .collect::<Result<_, _>>()?;
+            Ok::<_, ApiError>(SubscriptionsWithDeliveries {
+                subscriptions,
+                deliveries,
+            })
+        })
+        .await
+}
