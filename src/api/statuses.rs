@@ -5,13 +5,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// A case: `open` until an admin decides it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum CaseStatus {
-    Open,
-    Decided,
-}
+// Case and appeal states are stored, so `moderation` owns them (`wire_enums` documents them).
+pub use crate::moderation::{AppealStatus, CaseStatus};
 
 /// Which cases the queue lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -20,16 +15,6 @@ pub enum CaseStatusFilter {
     Open,
     Decided,
     All,
-}
-
-/// An appeal: `open` until an admin upholds, reduces or lifts the sanction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AppealStatus {
-    Open,
-    Upheld,
-    Reduced,
-    Lifted,
 }
 
 /// Which appeals the list shows.

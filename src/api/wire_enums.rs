@@ -17,8 +17,8 @@ use crate::chat::ffa::FfaClass;
 use crate::chat::{Category, Severity};
 use crate::conduct::abort::AbortReason;
 use crate::moderation::{
-    AuditAction, DecisionKind, Ground, ReportOutcome, ReportReason, ReportSource,
-    SanctionEventKind, SanctionKind,
+    AppealStatus, AuditAction, CaseStatus, DecisionKind, Ground, ReportOutcome, ReportReason,
+    ReportSource, SanctionEventKind, SanctionKind,
 };
 
 /// The wire names of `values`, as serde writes them.
@@ -104,6 +104,20 @@ closed_set!(
     wire_names(&SanctionKind::ALL),
     "A chat ban, a play ban, or a club ban (no play, chat or reports)."
 );
+closed_set!(
+    CaseStatus,
+    "CaseStatus",
+    wire_names(&CaseStatus::ALL),
+    "A case: `open` until an admin decides it."
+);
+
+closed_set!(
+    AppealStatus,
+    "AppealStatus",
+    wire_names(&AppealStatus::ALL),
+    "An appeal: `open` until an admin upholds, reduces or lifts the sanction."
+);
+
 closed_set!(
     ReportOutcome,
     "ReportOutcome",

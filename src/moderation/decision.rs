@@ -8,8 +8,8 @@ use super::policy::ModerationPolicy;
 use super::preset::DecisionPreset;
 use super::report::CaseKey;
 use super::types::{
-    add_saturating, days, DecisionKind, GameNumber, Ground, LadderTrack, PlayerId, ReportReason,
-    Sanction, SanctionDuration, SanctionId, SanctionKind,
+    add_saturating, days, DecisionKind, GameNumber, Ground, LadderTrack, NewSanction, PlayerId,
+    ReportReason, Sanction, SanctionDuration, SanctionKind,
 };
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -48,19 +48,16 @@ pub struct ValidDecision {
 }
 
 impl ValidDecision {
-    /// The sanction row to store, starting `now`; `None` unless the decision sanctions.
-    pub fn new_sanction(&self, id: SanctionId, now: DateTime<Utc>) -> Option<Sanction> {
+    /// The sanction to store, starting `now`; `None` unless the decision sanctions.
+    pub fn new_sanction(&self, now: DateTime<Utc>) -> Option<NewSanction> {
         match self.action {
-            DecisionAction::Sanction { sanction, duration } => Some(Sanction {
-                id,
+            DecisionAction::Sanction { sanction, duration } => Some(NewSanction {
                 player: self.case.accused,
                 kind: sanction,
                 reason: self.case.reason,
                 ground: self.ground.unwrap_or(self.case.reason.default_ground()),
                 starts_at: now,
                 duration,
-                lifted_at: None,
-                reduced_until: None,
             }),
             _ => None,
         }
@@ -412,7 +409,7 @@ mod tests {
     use super::*;
     use crate::moderation::case::CaseEntry;
     use crate::moderation::report::case_key;
-    use crate::moderation::types::{ReportId, Reporter};
+    use crate::moderation::types::{ReportId, Reporter, SanctionId};
     use chrono::{TimeDelta, TimeZone};
 
     const ACCUSED: PlayerId = PlayerId(2);
@@ -649,7 +646,7 @@ mod tests {
     fn valid_sanction_becomes_a_row() {
         let facts = case(ReportReason::OffensiveChat, &[1]);
         let valid = check(&sanction(Ground::Harassment, 1440), &facts).ok();
-        let row = valid.and_then(|v| v.new_sanction(SanctionId(5), t0()));
+        let row = valid.and_then(|v| v.new_sanction(t0()));
         assert_eq!(
             row.map(|s| (s.player, s.kind, s.effective_end())),
             Some((

@@ -5,9 +5,11 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use super::types::PlayerId;
+
 /// The stable name an erased player is known by: unique (the `players` row's id) and
 /// meaningless outside this database.
-pub fn pseudonym(player_id: i64) -> String {
+pub fn pseudonym(player_id: PlayerId) -> String {
     format!("erased-{player_id}")
 }
 
@@ -213,7 +215,7 @@ mod tests {
             validate_erasure("erased-4", "erased-4", "again"),
             Err(ErasureProblem::AlreadyErased)
         );
-        assert!(is_pseudonym(&pseudonym(42)));
+        assert!(is_pseudonym(&pseudonym(PlayerId(42))));
         assert!(!is_pseudonym("erased-"));
         assert!(!is_pseudonym("erased-x"));
     }

@@ -61,7 +61,7 @@ pub use report::{
 pub use sanction_event::{SanctionEvent, SanctionEventKind, SanctionState};
 pub use standing::{standing, Standing};
 pub use types::{
-    AppealId, CaseId, DecisionKind, GameNumber, Ground, LadderTrack, NoteId, PlayerId, ReportId,
-    ReportReason, ReportSource, Reporter, Sanction, SanctionDuration, SanctionId, SanctionKind,
-    SeveralGamesRule, Variant,
+    AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, GameNumber, Ground, LadderTrack,
+    NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter, Sanction,
+    SanctionDuration, SanctionId, SanctionKind, SeveralGamesRule, Variant,
 };

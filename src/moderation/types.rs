@@ -391,6 +391,37 @@ impl DecisionKind {
     ];
 }
 
+/// A case: `open` until an admin decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseStatus {
+    Open,
+    Decided,
+}
+
+impl CaseStatus {
+    pub const ALL: [CaseStatus; 2] = [CaseStatus::Open, CaseStatus::Decided];
+}
+
+/// An appeal: `open` until an admin upholds, reduces or lifts the sanction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AppealStatus {
+    Open,
+    Upheld,
+    Reduced,
+    Lifted,
+}
+
+impl AppealStatus {
+    pub const ALL: [AppealStatus; 4] = [
+        AppealStatus::Open,
+        AppealStatus::Upheld,
+        AppealStatus::Reduced,
+        AppealStatus::Lifted,
+    ];
+}
+
 /// The site's three sanctions, each temporary or permanent (docs/moderation.md, "Sanctions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -492,6 +523,25 @@ pub struct Sanction {
     pub lifted_at: Option<DateTime<Utc>>,
     /// Set when an appeal shortened the sanction (possibly a permanent one) to end here.
     pub reduced_until: Option<DateTime<Utc>>,
+}
+
+/// A sanction decided but not yet stored: what a decision or a test hands the store, which
+/// gives it its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSanction {
+    pub player: PlayerId,
+    pub kind: SanctionKind,
+    pub reason: ReportReason,
+    pub ground: Ground,
+    pub starts_at: DateTime<Utc>,
+    pub duration: SanctionDuration,
+}
+
+impl NewSanction {
+    /// When it will end as decided; `None` for a permanent one.
+    pub fn effective_end(&self) -> Option<DateTime<Utc>> {
+        self.duration.end_from(self.starts_at)
+    }
 }
 
 impl Sanction {

@@ -9,24 +9,24 @@ use super::connection::DbConnection;
 use super::sanctions::SanctionRow;
 use super::schema::{appeals, players, sanctions as sanctions_table};
 use super::to_utc;
-use crate::moderation::{AppealId, AppealRecord, SanctionId};
+use crate::moderation::{AppealId, AppealRecord, AppealStatus, PlayerId, SanctionId};
 
 /// A stored appeal.
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
 #[diesel(table_name = appeals)]
 pub struct AppealRow {
-    pub id: i64,
-    pub sanction_id: i64,
-    pub player_id: i64,
+    pub id: AppealId,
+    pub sanction_id: SanctionId,
+    pub player_id: PlayerId,
     pub text: String,
     pub filed_at: NaiveDateTime,
-    pub status: String,
-    pub decided_by: Option<i64>,
+    pub status: AppealStatus,
+    pub decided_by: Option<PlayerId>,
     pub decided_at: Option<NaiveDateTime>,
     pub note: Option<String>,
 }
 
-pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<AppealRow>> {
+pub fn find(conn: &mut DbConnection, id: AppealId) -> QueryResult<Option<AppealRow>> {
     appeals::table
         .find(id)
         .select(AppealRow::as_select())
@@ -35,37 +35,40 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<AppealRow>> 
 }
 
 /// The appeals filed against a sanction, as the policy sees them.
-pub fn of_sanction(conn: &mut DbConnection, sanction_id: i64) -> QueryResult<Vec<AppealRecord>> {
+pub fn of_sanction(
+    conn: &mut DbConnection,
+    sanction_id: SanctionId,
+) -> QueryResult<Vec<AppealRecord>> {
     Ok(appeals::table
         .filter(appeals::sanction_id.eq(sanction_id))
         .select((appeals::id, appeals::filed_at))
-        .load::<(i64, NaiveDateTime)>(conn)?
+        .load::<(AppealId, NaiveDateTime)>(conn)?
         .into_iter()
         .map(|(id, filed_at)| AppealRecord {
-            id: AppealId(id),
-            sanction: SanctionId(sanction_id),
+            id,
+            sanction: sanction_id,
             filed_at: to_utc(filed_at),
         })
         .collect())
 }
 
 /// The id of an appeal against the sanction (there is one at most: a unique index).
-pub fn id_of_sanction(conn: &mut DbConnection, sanction_id: i64) -> QueryResult<i64> {
+pub fn id_of_sanction(conn: &mut DbConnection, sanction_id: SanctionId) -> QueryResult<AppealId> {
     appeals::table
         .filter(appeals::sanction_id.eq(sanction_id))
         .select(appeals::id)
-        .first::<i64>(conn)
+        .first(conn)
 }
 
 /// Stores an open appeal; returns its id. The unique index on `sanction_id` refuses a second
 /// appeal against the same sanction.
 pub fn insert(
     conn: &mut DbConnection,
-    sanction_id: i64,
-    player_id: i64,
+    sanction_id: SanctionId,
+    player_id: PlayerId,
     text: &str,
     now: NaiveDateTime,
-) -> QueryResult<i64> {
+) -> QueryResult<AppealId> {
     insert_returning_id!(
         conn,
         appeals::table,
@@ -74,26 +77,27 @@ pub fn insert(
             appeals::player_id.eq(player_id),
             appeals::text.eq(text),
             appeals::filed_at.eq(now),
-            appeals::status.eq("open"),
+            appeals::status.eq(AppealStatus::Open),
         ),
         appeals::id
     )
+    .map(AppealId)
 }
 
 /// Answers appeal `id` with `status` only while it is open; returns the rows changed, so of
 /// two simultaneous answers exactly one applies.
 pub fn answer_if_open(
     conn: &mut DbConnection,
-    id: i64,
-    status: &str,
-    admin_id: i64,
+    id: AppealId,
+    status: AppealStatus,
+    admin_id: PlayerId,
     note: Option<&str>,
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::update(
         appeals::table
             .filter(appeals::id.eq(id))
-            .filter(appeals::status.eq("open")),
+            .filter(appeals::status.eq(AppealStatus::Open)),
     )
     .set((
         appeals::status.eq(status),
@@ -116,7 +120,7 @@ pub struct AppealListing {
 /// `(filed_at, id)` position `after`.
 pub fn appeals_page(
     conn: &mut DbConnection,
-    status: Option<&str>,
+    status: Option<AppealStatus>,
     after: Option<(NaiveDateTime, i64)>,
     limit: i64,
 ) -> QueryResult<Vec<AppealListing>> {
@@ -130,7 +134,7 @@ pub fn appeals_page(
         ))
         .into_boxed();
     if let Some(status) = status {
-        query = query.filter(appeals::status.eq(status.to_string()));
+        query = query.filter(appeals::status.eq(status));
     }
     if let Some((filed_at, id)) = after {
         query = query.filter(

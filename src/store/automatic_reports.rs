@@ -9,9 +9,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::enum_name;
 use super::schema::{automatic_report_games, automatic_reports, reports};
-use crate::moderation::{ReportReason, ReportSource};
+use crate::moderation::{ReportId, ReportReason, ReportSource};
 
 /// Who raised an automatic report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,14 +169,14 @@ pub struct QueueEntry {
 }
 
 /// Inserts the `reports` row of an automatic report's queue entry; returns its id.
-pub fn insert_queue_entry(conn: &mut DbConnection, entry: &QueueEntry) -> QueryResult<i64> {
+pub fn insert_queue_entry(conn: &mut DbConnection, entry: &QueueEntry) -> QueryResult<ReportId> {
     insert_returning_id!(
         conn,
         reports::table,
         (
-            reports::source.eq(enum_name(&entry.source)),
+            reports::source.eq(entry.source),
             reports::automatic_report_id.eq(Some(entry.automatic_report_id)),
-            reports::reason.eq(enum_name(&entry.reason)),
+            reports::reason.eq(entry.reason),
             reports::game_id.eq(Some(entry.game_id)),
             reports::score.eq(Some(entry.score)),
             reports::filed_at.eq(entry.filed_at),
@@ -185,6 +184,7 @@ pub fn insert_queue_entry(conn: &mut DbConnection, entry: &QueueEntry) -> QueryR
         ),
         reports::id
     )
+    .map(ReportId)
 }
 
 /// The automatic reports raised by one game's ingest, oldest first.

@@ -19,24 +19,27 @@ use super::schema::{
     automatic_report_games, automatic_reports, case_reports, cases, chat_flags, decisions,
     game_chat, game_seats, games as games_table, report_accused, report_games, reports, sanctions,
 };
+use crate::moderation::{
+    CaseId, DecisionKind, PlayerId, ReportId, ReportOutcome, ReportReason, ReportSource,
+};
 
 /// A stored report, as a case entry.
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
 #[diesel(table_name = reports)]
 pub struct ReportRow {
-    pub id: i64,
-    pub source: String,
-    pub reporter_id: Option<i64>,
+    pub id: ReportId,
+    pub source: ReportSource,
+    pub reporter_id: Option<PlayerId>,
     pub automatic_report_id: Option<i64>,
-    pub reason: String,
+    pub reason: ReportReason,
     pub message: Option<String>,
     pub game_id: Option<i64>,
     pub score: Option<f64>,
     pub filed_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
-    pub outcome: Option<String>,
+    pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<NaiveDateTime>,
-    pub filed_by_admin: Option<i64>,
+    pub filed_by_admin: Option<PlayerId>,
 }
 
 /// How a reporter's decided reports turned out, by `reports.outcome`.
@@ -77,8 +80,7 @@ pub struct FlaggedLine {
 #[derive(Debug, Clone, PartialEq)]
 pub struct EarlierCase {
     pub case: CaseRow,
-    /// `decisions.kind`, when decided.
-    pub decision: Option<String>,
+    pub decision: Option<DecisionKind>,
 }
 
 /// One fingerprint seen on both players' seats.
@@ -129,7 +131,7 @@ pub const CONTEXT_LINES: i32 = 3;
 pub const PAIR_RECENT_GAMES: i64 = 20;
 
 /// One case with its evidence gathered; `None` if there is no such case.
-pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CaseEvidence>> {
+pub fn case_evidence(conn: &mut DbConnection, id: CaseId) -> QueryResult<Option<CaseEvidence>> {
     let Some(case) = cases::table
         .find(id)
         .select(CaseRow::as_select())
@@ -165,8 +167,8 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
         .select(SanctionRow::as_select())
         .load(conn)?;
     let pairs = if matches!(
-        case.reason.as_str(),
-        "self_partnering" | "prearranged_teaming"
+        case.reason,
+        ReportReason::SelfPartnering | ReportReason::PrearrangedTeaming
     ) {
         named
             .iter()
@@ -194,25 +196,25 @@ pub fn case_evidence(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Cas
 /// games each cites, and the automatic reports behind entries with the games those cite.
 struct EntryLinks {
     /// (report id, player id)
-    accused: Vec<(i64, i64)>,
+    accused: Vec<(ReportId, PlayerId)>,
     /// (report id, game id)
-    games: Vec<(i64, i64)>,
+    games: Vec<(ReportId, i64)>,
     automatic: HashMap<i64, AutomaticReportRow>,
     /// (automatic report id, game id)
     automatic_games: Vec<(i64, i64)>,
     /// Each reporter's record of decided reports.
-    records: HashMap<i64, ReporterRecord>,
+    records: HashMap<PlayerId, ReporterRecord>,
 }
 
 impl EntryLinks {
     fn load(conn: &mut DbConnection, report_rows: &[ReportRow]) -> QueryResult<EntryLinks> {
-        let report_ids: Vec<i64> = report_rows.iter().map(|r| r.id).collect();
-        let accused: Vec<(i64, i64)> = report_accused::table
+        let report_ids: Vec<ReportId> = report_rows.iter().map(|r| r.id).collect();
+        let accused: Vec<(ReportId, PlayerId)> = report_accused::table
             .filter(report_accused::report_id.eq_any(&report_ids))
             .order((report_accused::report_id, report_accused::player_id))
             .select((report_accused::report_id, report_accused::player_id))
             .load(conn)?;
-        let games: Vec<(i64, i64)> = report_games::table
+        let games: Vec<(ReportId, i64)> = report_games::table
             .filter(report_games::report_id.eq_any(&report_ids))
             .order((report_games::report_id, report_games::game_id))
             .select((report_games::report_id, report_games::game_id))
@@ -239,7 +241,8 @@ impl EntryLinks {
                 automatic_report_games::game_id,
             ))
             .load(conn)?;
-        let reporters: BTreeSet<i64> = report_rows.iter().filter_map(|r| r.reporter_id).collect();
+        let reporters: BTreeSet<PlayerId> =
+            report_rows.iter().filter_map(|r| r.reporter_id).collect();
         let records = reporter_records(conn, &reporters.into_iter().collect::<Vec<_>>())?;
         Ok(EntryLinks {
             accused,
@@ -252,10 +255,10 @@ impl EntryLinks {
 }
 
 /// The names of everyone a case's evidence mentions by id.
-struct Names(HashMap<i64, String>);
+struct Names(HashMap<PlayerId, String>);
 
 impl Names {
-    fn of(&self, id: i64) -> String {
+    fn of(&self, id: PlayerId) -> String {
         self.0.get(&id).cloned().unwrap_or_default()
     }
 }
@@ -266,7 +269,7 @@ fn people_named(
     report_rows: &[ReportRow],
     links: &EntryLinks,
 ) -> QueryResult<Names> {
-    let mut people: Vec<i64> = links.accused.iter().map(|(_, p)| *p).collect();
+    let mut people: Vec<PlayerId> = links.accused.iter().map(|(_, p)| *p).collect();
     people.extend(report_rows.iter().filter_map(|r| r.reporter_id));
     people.extend(report_rows.iter().filter_map(|r| r.filed_by_admin));
     people.push(case.accused_id);
@@ -291,13 +294,14 @@ fn entries_of(
                 .games
                 .iter()
                 .filter(|(r, _)| *r == report.id)
+                .map(|(_, g)| *g)
                 .chain(
                     links
                         .automatic_games
                         .iter()
-                        .filter(|(a, _)| Some(*a) == report.automatic_report_id),
-                )
-                .map(|(_, g)| *g);
+                        .filter(|(a, _)| Some(*a) == report.automatic_report_id)
+                        .map(|(_, g)| *g),
+                );
             for game in further {
                 if !games.contains(&game) {
                     games.push(game);
@@ -351,7 +355,7 @@ fn cited_games(entries: &[EntryEvidence]) -> Vec<i64> {
 
 /// The accused's other cases, newest first, with how each was decided.
 fn earlier_cases(conn: &mut DbConnection, case: &CaseRow) -> QueryResult<Vec<EarlierCase>> {
-    let earlier: Vec<(CaseRow, Option<String>)> = cases::table
+    let earlier: Vec<(CaseRow, Option<DecisionKind>)> = cases::table
         .left_join(decisions::table)
         .filter(cases::accused_id.eq(case.accused_id))
         .filter(cases::id.ne(case.id))
@@ -367,23 +371,23 @@ fn earlier_cases(conn: &mut DbConnection, case: &CaseRow) -> QueryResult<Vec<Ear
 /// Outcomes of the decided reports of these reporters.
 fn reporter_records(
     conn: &mut DbConnection,
-    reporters: &[i64],
-) -> QueryResult<HashMap<i64, ReporterRecord>> {
-    let rows: Vec<(Option<i64>, Option<String>)> = reports::table
+    reporters: &[PlayerId],
+) -> QueryResult<HashMap<PlayerId, ReporterRecord>> {
+    let rows: Vec<(Option<PlayerId>, Option<ReportOutcome>)> = reports::table
         .filter(reports::reporter_id.eq_any(reporters))
         .filter(reports::outcome.is_not_null())
         .select((reports::reporter_id, reports::outcome))
         .load(conn)?;
-    let mut records: HashMap<i64, ReporterRecord> = HashMap::new();
+    let mut records: HashMap<PlayerId, ReporterRecord> = HashMap::new();
     for (reporter, outcome) in rows {
         let (Some(reporter), Some(outcome)) = (reporter, outcome) else {
             continue;
         };
         let record = records.entry(reporter).or_default();
-        match outcome.as_str() {
-            "upheld" => record.upheld += 1,
-            "dismissed_unjustified" => record.dismissed_unjustified += 1,
-            _ => record.dismissed_not_actionable += 1,
+        match outcome {
+            ReportOutcome::Upheld => record.upheld += 1,
+            ReportOutcome::DismissedUnjustified => record.dismissed_unjustified += 1,
+            ReportOutcome::DismissedNotActionable => record.dismissed_not_actionable += 1,
         }
     }
     Ok(records)

@@ -13,37 +13,37 @@ use super::schema::{
     case_reports, cases, decisions, games, report_accused, report_games, report_timeouts, reports,
     sanctions,
 };
-use super::{enum_name, parse_enum, to_utc};
+use super::to_utc;
 use crate::moderation::{
     case_key, case_priority, reporter_accuracy, AuditAction, CaseEntry, CaseFacts, CaseId,
-    DecidedReport, GameNumber, ModerationPolicy, PlayerId, ReportId, ReportOutcome, ReportReason,
-    ReportTimeout, Reporter,
+    CaseStatus, DecidedReport, DecisionKind, GameNumber, ModerationPolicy, PlayerId, ReportId,
+    ReportOutcome, ReportReason, ReportSource, ReportTimeout, Reporter,
 };
 
 /// A stored case.
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
 #[diesel(table_name = cases)]
 pub struct CaseRow {
-    pub id: i64,
-    pub accused_id: i64,
-    pub reason: String,
-    pub status: String,
+    pub id: CaseId,
+    pub accused_id: PlayerId,
+    pub reason: ReportReason,
+    pub status: CaseStatus,
     pub opened_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub priority_base: f64,
     pub entry_count: i32,
-    pub claimed_by: Option<i64>,
+    pub claimed_by: Option<PlayerId>,
     pub claimed_until: Option<NaiveDateTime>,
     pub decided_at: Option<NaiveDateTime>,
 }
 
 impl CaseRow {
     pub fn is_open(&self) -> bool {
-        self.status == "open"
+        self.status == CaseStatus::Open
     }
 }
 
-pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CaseRow>> {
+pub fn find(conn: &mut DbConnection, id: CaseId) -> QueryResult<Option<CaseRow>> {
     cases::table
         .find(id)
         .select(CaseRow::as_select())
@@ -53,13 +53,13 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CaseRow>> {
 
 pub fn open_case_id(
     conn: &mut DbConnection,
-    accused_id: i64,
-    reason: &str,
-) -> QueryResult<Option<i64>> {
+    accused_id: PlayerId,
+    reason: ReportReason,
+) -> QueryResult<Option<CaseId>> {
     cases::table
         .filter(cases::accused_id.eq(accused_id))
         .filter(cases::reason.eq(reason))
-        .filter(cases::status.eq("open"))
+        .filter(cases::status.eq(CaseStatus::Open))
         .select(cases::id)
         .first(conn)
         .optional()
@@ -72,15 +72,14 @@ pub fn open_case_id(
 /// transaction; the caller refreshes the priority afterwards.
 pub fn join_open_case(
     conn: &mut DbConnection,
-    accused: (i64, &str),
+    accused: (PlayerId, &str),
     reason: ReportReason,
-    report_id: i64,
+    report_id: ReportId,
     now: NaiveDateTime,
     actor: LogActor<'_>,
-) -> QueryResult<i64> {
+) -> QueryResult<CaseId> {
     let (accused_id, accused_name) = accused;
-    let reason_name = enum_name(&reason);
-    let case_id = match open_case_id(conn, accused_id, &reason_name)? {
+    let case_id = match open_case_id(conn, accused_id, reason)? {
         Some(id) => id,
         None => {
             let opened = conn.transaction(|conn| {
@@ -89,8 +88,8 @@ pub fn join_open_case(
                     cases::table,
                     (
                         cases::accused_id.eq(accused_id),
-                        cases::reason.eq(&reason_name),
-                        cases::status.eq("open"),
+                        cases::reason.eq(reason),
+                        cases::status.eq(CaseStatus::Open),
                         cases::opened_at.eq(now),
                         cases::updated_at.eq(now),
                         cases::priority_base.eq(0.0),
@@ -98,6 +97,7 @@ pub fn join_open_case(
                     ),
                     cases::id
                 )
+                .map(CaseId)
             });
             match opened {
                 Ok(id) => {
@@ -106,8 +106,8 @@ pub fn join_open_case(
                         now,
                         actor,
                         &AuditAction::CaseOpened {
-                            case: CaseId(id),
-                            accused: PlayerId(accused_id),
+                            case: id,
+                            accused: accused_id,
                             reason,
                         },
                         LogRefs {
@@ -120,7 +120,7 @@ pub fn join_open_case(
                     id
                 }
                 Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-                    open_case_id(conn, accused_id, &reason_name)?.ok_or(DieselError::NotFound)?
+                    open_case_id(conn, accused_id, reason)?.ok_or(DieselError::NotFound)?
                 }
                 Err(other) => return Err(other),
             }
@@ -173,24 +173,20 @@ pub(crate) fn game_numbers(
 /// A player's accuracy share from their decided reports.
 pub fn reporter_accuracy_of(
     conn: &mut DbConnection,
-    reporter_id: i64,
+    reporter_id: PlayerId,
     policy: &ModerationPolicy,
 ) -> QueryResult<f64> {
-    let outcomes: Vec<Option<String>> = reports::table
+    let outcomes: Vec<Option<ReportOutcome>> = reports::table
         .filter(reports::reporter_id.eq(reporter_id))
         .filter(reports::outcome.is_not_null())
         .select(reports::outcome)
         .load(conn)?;
-    let outcomes: Vec<ReportOutcome> = outcomes
-        .iter()
-        .flatten()
-        .map(|o| parse_enum(o))
-        .collect::<QueryResult<_>>()?;
+    let outcomes: Vec<ReportOutcome> = outcomes.into_iter().flatten().collect();
     Ok(reporter_accuracy(&outcomes, policy).share)
 }
 
 /// Earlier warnings and sanctions of a player that were not lifted.
-pub fn earlier_measures_count(conn: &mut DbConnection, player_id: i64) -> QueryResult<u32> {
+pub fn earlier_measures_count(conn: &mut DbConnection, player_id: PlayerId) -> QueryResult<u32> {
     let sanctions: i64 = sanctions::table
         .filter(sanctions::player_id.eq(player_id))
         .filter(sanctions::lifted_at.is_null())
@@ -199,7 +195,7 @@ pub fn earlier_measures_count(conn: &mut DbConnection, player_id: i64) -> QueryR
     let warnings: i64 = decisions::table
         .inner_join(cases::table)
         .filter(cases::accused_id.eq(player_id))
-        .filter(decisions::kind.eq("warn"))
+        .filter(decisions::kind.eq(DecisionKind::Warn))
         .count()
         .get_result(conn)?;
     Ok(u32::try_from(sanctions + warnings).unwrap_or(u32::MAX))
@@ -226,20 +222,20 @@ pub fn case_facts(
             reports::filed_at,
         ))
         .load(conn)?;
-    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-    let mut accused: BTreeMap<i64, Vec<PlayerId>> = BTreeMap::new();
+    let ids: Vec<ReportId> = rows.iter().map(|r| r.0).collect();
+    let mut accused: BTreeMap<ReportId, Vec<PlayerId>> = BTreeMap::new();
     for (report, player) in report_accused::table
         .filter(report_accused::report_id.eq_any(&ids))
         .select((report_accused::report_id, report_accused::player_id))
-        .load::<(i64, i64)>(conn)?
+        .load::<(ReportId, PlayerId)>(conn)?
     {
-        accused.entry(report).or_default().push(PlayerId(player));
+        accused.entry(report).or_default().push(player);
     }
-    let mut supporting: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    let mut supporting: BTreeMap<ReportId, Vec<i64>> = BTreeMap::new();
     for (report, game) in report_games::table
         .filter(report_games::report_id.eq_any(&ids))
         .select((report_games::report_id, report_games::game_id))
-        .load::<(i64, i64)>(conn)?
+        .load::<(ReportId, i64)>(conn)?
     {
         supporting.entry(report).or_default().push(game);
     }
@@ -251,7 +247,7 @@ pub fn case_facts(
     for row in rows {
         let (id, reporter_id, game_id) = (row.0, row.2, row.5);
         entries.push(CaseEntry {
-            report: ReportId(id),
+            report: id,
             reporter: reporter_of(&row),
             accused: accused.remove(&id).unwrap_or_default(),
             game: game_id.and_then(|g| numbers.get(&g).copied()),
@@ -266,7 +262,7 @@ pub fn case_facts(
         });
     }
     Ok(CaseFacts {
-        key: case_key(PlayerId(case.accused_id), parse_enum(&case.reason)?),
+        key: case_key(case.accused_id, case.reason),
         opened_at: to_utc(case.opened_at),
         entries,
         accused_earlier_sanctions: earlier_measures_count(conn, case.accused_id)?,
@@ -275,10 +271,10 @@ pub fn case_facts(
 
 /// A case entry's columns: id, source, reporter, filing admin, score, game, filed at.
 type FactsRow = (
-    i64,
-    String,
-    Option<i64>,
-    Option<i64>,
+    ReportId,
+    ReportSource,
+    Option<PlayerId>,
+    Option<PlayerId>,
     Option<f64>,
     Option<i64>,
     NaiveDateTime,
@@ -286,30 +282,26 @@ type FactsRow = (
 
 /// Who filed an entry: a player, an admin, or one of the analyses with its score.
 fn reporter_of(row: &FactsRow) -> Reporter {
-    let (source, reporter_id, filed_by_admin) = (row.1.as_str(), row.2, row.3);
+    let (source, reporter_id, filed_by_admin) = (row.1, row.2, row.3);
     let score = row.4.unwrap_or(0.0);
     match (source, reporter_id, filed_by_admin) {
-        (_, Some(player), _) => Reporter::Player {
-            player: PlayerId(player),
-        },
-        (_, None, Some(admin)) => Reporter::Admin {
-            admin: PlayerId(admin),
-        },
-        ("conduct_signal", None, None) => Reporter::ConductSignal { score },
-        ("collusion_analysis", None, None) => Reporter::CollusionAnalysis { score },
+        (_, Some(player), _) => Reporter::Player { player },
+        (_, None, Some(admin)) => Reporter::Admin { admin },
+        (ReportSource::ConductSignal, None, None) => Reporter::ConductSignal { score },
+        (ReportSource::CollusionAnalysis, None, None) => Reporter::CollusionAnalysis { score },
         _ => Reporter::ChatAnalysis { score },
     }
 }
 
 /// Reporter accuracies read once per reporter while a case's facts are gathered.
 #[derive(Default)]
-struct ReporterAccuracies(HashMap<i64, f64>);
+struct ReporterAccuracies(HashMap<PlayerId, f64>);
 
 impl ReporterAccuracies {
     fn of(
         &mut self,
         conn: &mut DbConnection,
-        reporter: Option<i64>,
+        reporter: Option<PlayerId>,
         policy: &ModerationPolicy,
     ) -> QueryResult<Option<f64>> {
         let Some(player) = reporter else {
@@ -334,7 +326,7 @@ impl ReporterAccuracies {
 /// reporter's accuracy or the accused's earlier measures calls this in its transaction.
 pub fn refresh_priority(
     conn: &mut DbConnection,
-    case_id: i64,
+    case_id: CaseId,
     policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
@@ -361,14 +353,14 @@ pub fn refresh_priority(
 /// checks status and claim in the same statement.
 pub fn hold_for_decision(
     conn: &mut DbConnection,
-    case_id: i64,
-    admin_id: i64,
+    case_id: CaseId,
+    admin_id: PlayerId,
     now: NaiveDateTime,
 ) -> QueryResult<bool> {
     let held = diesel::update(
         cases::table
             .filter(cases::id.eq(case_id))
-            .filter(cases::status.eq("open"))
+            .filter(cases::status.eq(CaseStatus::Open))
             .filter(cases::claimed_by.eq(admin_id))
             .filter(cases::claimed_until.gt(now)),
     )
@@ -378,10 +370,10 @@ pub fn hold_for_decision(
 }
 
 /// Marks a case decided.
-pub fn close(conn: &mut DbConnection, case_id: i64, now: NaiveDateTime) -> QueryResult<()> {
+pub fn close(conn: &mut DbConnection, case_id: CaseId, now: NaiveDateTime) -> QueryResult<()> {
     diesel::update(cases::table.find(case_id))
         .set((
-            cases::status.eq("decided"),
+            cases::status.eq(CaseStatus::Decided),
             cases::decided_at.eq(now),
             cases::updated_at.eq(now),
         ))
@@ -390,10 +382,10 @@ pub fn close(conn: &mut DbConnection, case_id: i64, now: NaiveDateTime) -> Query
 }
 
 /// The open cases of a player as the accused.
-pub fn open_cases_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<i64>> {
+pub fn open_cases_of(conn: &mut DbConnection, player_id: PlayerId) -> QueryResult<Vec<CaseId>> {
     cases::table
         .filter(cases::accused_id.eq(player_id))
-        .filter(cases::status.eq("open"))
+        .filter(cases::status.eq(CaseStatus::Open))
         .select(cases::id)
         .load(conn)
 }
@@ -401,8 +393,8 @@ pub fn open_cases_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec
 /// The open cases holding a report by one of these reporters.
 pub fn open_cases_reported_by(
     conn: &mut DbConnection,
-    reporter_ids: &[i64],
-) -> QueryResult<Vec<i64>> {
+    reporter_ids: &[PlayerId],
+) -> QueryResult<Vec<CaseId>> {
     if reporter_ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -410,7 +402,7 @@ pub fn open_cases_reported_by(
         .inner_join(reports::table)
         .inner_join(cases::table)
         .filter(reports::reporter_id.eq_any(reporter_ids))
-        .filter(cases::status.eq("open"))
+        .filter(cases::status.eq(CaseStatus::Open))
         .select(cases::id)
         .distinct()
         .load(conn)
@@ -419,10 +411,10 @@ pub fn open_cases_reported_by(
 /// A reporter's decided reports within the timeout window, and their earlier timeouts.
 pub fn reporter_history(
     conn: &mut DbConnection,
-    reporter_id: i64,
+    reporter_id: PlayerId,
     since: NaiveDateTime,
 ) -> QueryResult<(Vec<DecidedReport>, Vec<ReportTimeout>)> {
-    let decided: Vec<(Option<NaiveDateTime>, Option<String>)> = reports::table
+    let decided: Vec<(Option<NaiveDateTime>, Option<ReportOutcome>)> = reports::table
         .filter(reports::reporter_id.eq(reporter_id))
         .filter(reports::decided_at.gt(since))
         .select((reports::decided_at, reports::outcome))
@@ -432,7 +424,7 @@ pub fn reporter_history(
         if let (Some(at), Some(outcome)) = (at, outcome) {
             history.push(DecidedReport {
                 decided_at: to_utc(at),
-                outcome: parse_enum(&outcome)?,
+                outcome,
             });
         }
     }

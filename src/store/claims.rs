@@ -8,13 +8,13 @@ use super::cases::CaseRow;
 use super::connection::DbConnection;
 use super::schema::cases;
 use super::to_utc;
-use crate::moderation::{Claim, PlayerId};
+use crate::moderation::{CaseId, Claim, PlayerId};
 
 /// The claim a case row holds, running or expired, as the policy sees it.
 pub fn current_claim(case: &CaseRow) -> Option<Claim> {
     match (case.claimed_by, case.claimed_until) {
         (Some(admin), Some(until)) => Some(Claim {
-            admin: PlayerId(admin),
+            admin,
             claimed_at: to_utc(case.updated_at),
             expires_at: to_utc(until),
         }),
@@ -27,8 +27,8 @@ pub fn current_claim(case: &CaseRow) -> Option<Claim> {
 /// simultaneous claimers exactly one changes the row.
 pub fn take(
     conn: &mut DbConnection,
-    case_id: i64,
-    admin_id: i64,
+    case_id: CaseId,
+    admin_id: PlayerId,
     until: NaiveDateTime,
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
@@ -53,8 +53,8 @@ pub fn take(
 /// Clears the admin's running claim on an open case; returns the rows changed.
 pub fn give_up(
     conn: &mut DbConnection,
-    case_id: i64,
-    admin_id: i64,
+    case_id: CaseId,
+    admin_id: PlayerId,
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::update(

@@ -4,19 +4,18 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::enum_name;
 use super::schema::decisions;
-use crate::moderation::{DecisionKind, Ground};
+use crate::moderation::{CaseId, DecisionKind, Ground, PlayerId, SanctionId};
 
 /// A decision to store.
 #[derive(Debug, Clone, Copy)]
 pub struct NewDecision<'a> {
-    pub case_id: i64,
-    pub admin_id: i64,
+    pub case_id: CaseId,
+    pub admin_id: PlayerId,
     pub kind: DecisionKind,
     pub ground: Option<Ground>,
     pub note: Option<&'a str>,
-    pub sanction_id: Option<i64>,
+    pub sanction_id: Option<SanctionId>,
     pub decided_at: NaiveDateTime,
 }
 
@@ -28,8 +27,8 @@ pub fn insert(conn: &mut DbConnection, new: &NewDecision<'_>) -> QueryResult<i64
         (
             decisions::case_id.eq(new.case_id),
             decisions::admin_id.eq(new.admin_id),
-            decisions::kind.eq(enum_name(&new.kind)),
-            decisions::ground.eq(new.ground.map(|g| enum_name(&g))),
+            decisions::kind.eq(new.kind),
+            decisions::ground.eq(new.ground),
             decisions::note.eq(new.note),
             decisions::sanction_id.eq(new.sanction_id),
             decisions::decided_at.eq(new.decided_at),

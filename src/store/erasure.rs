@@ -21,6 +21,7 @@ use super::schema::{
 };
 use crate::conduct::stored::{decode_seats, encode_seats};
 use crate::moderation::erasure::{fold_name, replace_name, replace_name_in_pgn4_tags};
+use crate::moderation::PlayerId;
 
 diesel::define_sql_function! {
     /// Lower case (ASCII only on SQLite), for a case-blind prefilter before the exact match.
@@ -66,7 +67,11 @@ pub fn anonymise_seats(conn: &mut DbConnection, name: &str, pseudonym: &str) -> 
 }
 
 /// Renames the moderation row of the player.
-pub fn rename_player(conn: &mut DbConnection, player_id: i64, pseudonym: &str) -> QueryResult<()> {
+pub fn rename_player(
+    conn: &mut DbConnection,
+    player_id: PlayerId,
+    pseudonym: &str,
+) -> QueryResult<()> {
     diesel::update(players_table::table.find(player_id))
         .set(players_table::name.eq(pseudonym))
         .execute(conn)?;
@@ -78,7 +83,7 @@ pub fn rename_player(conn: &mut DbConnection, player_id: i64, pseudonym: &str) -
 pub fn keep_name_key(
     conn: &mut DbConnection,
     name_key: &str,
-    player_id: i64,
+    player_id: PlayerId,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     // Erasing a name twice (a pseudonym row renamed back is impossible, but two players

@@ -57,6 +57,7 @@ pub mod chat_flags;
 pub mod claims;
 pub mod collusion;
 pub mod collusion_reported;
+mod column_types;
 pub mod conduct;
 pub mod connection;
 pub mod console_sessions;

@@ -13,7 +13,7 @@ use diesel::result::Error as DieselError;
 use super::connection::DbConnection;
 use super::players;
 use super::schema::{modlog, players as players_table};
-use crate::moderation::AuditAction;
+use crate::moderation::{AppealId, AuditAction, CaseId, PlayerId, ReportId, SanctionId};
 
 /// Who acted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,10 +45,10 @@ pub struct NewModlogEntry<'a> {
     pub kind: &'a str,
     /// The player the action is about, by name.
     pub subject: Option<&'a str>,
-    pub case_id: Option<i64>,
-    pub report_id: Option<i64>,
-    pub sanction_id: Option<i64>,
-    pub appeal_id: Option<i64>,
+    pub case_id: Option<CaseId>,
+    pub report_id: Option<ReportId>,
+    pub sanction_id: Option<SanctionId>,
+    pub appeal_id: Option<AppealId>,
     /// Why: the decision note, the report message, the rule that fired.
     pub why: Option<&'a str>,
     /// The whole action as JSON (the serialised `AuditAction`).
@@ -60,13 +60,13 @@ pub struct NewModlogEntry<'a> {
 struct ModlogInsert<'a> {
     at: NaiveDateTime,
     actor_kind: &'a str,
-    actor_id: Option<i64>,
+    actor_id: Option<PlayerId>,
     kind: &'a str,
-    subject_id: Option<i64>,
-    case_id: Option<i64>,
-    report_id: Option<i64>,
-    sanction_id: Option<i64>,
-    appeal_id: Option<i64>,
+    subject_id: Option<PlayerId>,
+    case_id: Option<CaseId>,
+    report_id: Option<ReportId>,
+    sanction_id: Option<SanctionId>,
+    appeal_id: Option<AppealId>,
     why: Option<&'a str>,
     details: String,
 }
@@ -80,10 +80,10 @@ pub struct ModlogRow {
     pub actor: Option<String>,
     pub kind: String,
     pub subject: Option<String>,
-    pub case_id: Option<i64>,
-    pub report_id: Option<i64>,
-    pub sanction_id: Option<i64>,
-    pub appeal_id: Option<i64>,
+    pub case_id: Option<CaseId>,
+    pub report_id: Option<ReportId>,
+    pub sanction_id: Option<SanctionId>,
+    pub appeal_id: Option<AppealId>,
     pub why: Option<String>,
     pub details: String,
 }
@@ -95,13 +95,13 @@ struct StoredLine {
     id: i64,
     at: NaiveDateTime,
     actor_kind: String,
-    actor_id: Option<i64>,
+    actor_id: Option<PlayerId>,
     kind: String,
-    subject_id: Option<i64>,
-    case_id: Option<i64>,
-    report_id: Option<i64>,
-    sanction_id: Option<i64>,
-    appeal_id: Option<i64>,
+    subject_id: Option<PlayerId>,
+    case_id: Option<CaseId>,
+    report_id: Option<ReportId>,
+    sanction_id: Option<SanctionId>,
+    appeal_id: Option<AppealId>,
     why: Option<String>,
     details: String,
 }
@@ -111,7 +111,7 @@ fn person_id(
     conn: &mut DbConnection,
     name: Option<&str>,
     at: NaiveDateTime,
-) -> QueryResult<Option<i64>> {
+) -> QueryResult<Option<PlayerId>> {
     name.map(|name| players::id_or_create(conn, name, at))
         .transpose()
 }
@@ -148,7 +148,7 @@ pub struct ModlogFilter {
     pub since: Option<NaiveDateTime>,
     /// `at < until`.
     pub until: Option<NaiveDateTime>,
-    pub case_id: Option<i64>,
+    pub case_id: Option<CaseId>,
 }
 
 /// One page of the log, newest first: at most `limit` lines with id below `before_id`.
@@ -198,7 +198,7 @@ pub fn page(
 
 /// Lines with their people named (one read of `players` for the whole page).
 fn named(conn: &mut DbConnection, lines: Vec<StoredLine>) -> QueryResult<Vec<ModlogRow>> {
-    let mut ids: Vec<i64> = lines
+    let mut ids: Vec<PlayerId> = lines
         .iter()
         .flat_map(|l| [l.actor_id, l.subject_id])
         .flatten()
@@ -206,7 +206,7 @@ fn named(conn: &mut DbConnection, lines: Vec<StoredLine>) -> QueryResult<Vec<Mod
     ids.sort_unstable();
     ids.dedup();
     let names = players::names(conn, &ids)?;
-    let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
+    let name = |id: Option<PlayerId>| id.and_then(|id| names.get(&id).cloned());
     Ok(lines
         .into_iter()
         .map(|l| ModlogRow {
@@ -244,10 +244,10 @@ impl LogActor<'static> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LogRefs<'a> {
     pub subject: Option<&'a str>,
-    pub case_id: Option<i64>,
-    pub report_id: Option<i64>,
-    pub sanction_id: Option<i64>,
-    pub appeal_id: Option<i64>,
+    pub case_id: Option<CaseId>,
+    pub report_id: Option<ReportId>,
+    pub sanction_id: Option<SanctionId>,
+    pub appeal_id: Option<AppealId>,
     pub why: Option<&'a str>,
 }
 

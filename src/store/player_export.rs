@@ -12,6 +12,7 @@ use super::schema::{
     appeals, cases, game_chat, game_seats, games, player_notes, players as players_table,
     report_accused, reports, sanctions,
 };
+use crate::moderation::PlayerId;
 
 /// One game of the player: the game's identity and the player's seat.
 #[derive(Debug, Clone, PartialEq)]
@@ -185,7 +186,7 @@ type ReportColumns = (
     NaiveDateTime,
     Option<String>,
     Option<NaiveDateTime>,
-    Option<i64>,
+    Option<PlayerId>,
 );
 
 /// Every moderation record about or by the player, oldest first.
@@ -207,7 +208,7 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
 /// The reports the player filed and those that name them.
 fn reports_of(
     conn: &mut DbConnection,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> QueryResult<(Vec<ReportColumns>, Vec<ReportColumns>)> {
     let report_columns = (
         reports::id,
@@ -239,7 +240,7 @@ fn reports_of(
     Ok((filed, received))
 }
 
-fn cases_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportCase>> {
+fn cases_of(conn: &mut DbConnection, player_id: PlayerId) -> QueryResult<Vec<ExportCase>> {
     cases::table
         .filter(cases::accused_id.eq(player_id))
         .order(cases::id.asc())
@@ -253,7 +254,7 @@ fn cases_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportCa
         .load(conn)
 }
 
-fn sanctions_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportSanction>> {
+fn sanctions_of(conn: &mut DbConnection, player_id: PlayerId) -> QueryResult<Vec<ExportSanction>> {
     sanctions::table
         .filter(sanctions::player_id.eq(player_id))
         .order(sanctions::id.asc())
@@ -272,7 +273,7 @@ fn sanctions_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<Expo
         .load(conn)
 }
 
-fn appeals_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportAppeal>> {
+fn appeals_of(conn: &mut DbConnection, player_id: PlayerId) -> QueryResult<Vec<ExportAppeal>> {
     appeals::table
         .filter(appeals::player_id.eq(player_id))
         .order(appeals::id.asc())
@@ -289,7 +290,7 @@ fn appeals_of(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<Export
 }
 
 /// Admins' notes on the player, with each author's name.
-fn notes_on(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<ExportNote>> {
+fn notes_on(conn: &mut DbConnection, player_id: PlayerId) -> QueryResult<Vec<ExportNote>> {
     let notes: Vec<(i64, String, Option<i64>, String, NaiveDateTime)> = player_notes::table
         .inner_join(players_table::table.on(players_table::id.eq(player_notes::author_id)))
         .filter(player_notes::player_id.eq(player_id))
@@ -320,17 +321,17 @@ fn with_people(
     rows: Vec<ReportColumns>,
 ) -> QueryResult<Vec<ExportReport>> {
     let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-    let mut accused: Vec<(i64, i64)> = Vec::new();
+    let mut accused: Vec<(i64, PlayerId)> = Vec::new();
     for chunk in ids.chunks(500) {
         accused.extend(
             report_accused::table
                 .filter(report_accused::report_id.eq_any(chunk))
                 .order((report_accused::report_id, report_accused::player_id))
                 .select((report_accused::report_id, report_accused::player_id))
-                .load::<(i64, i64)>(conn)?,
+                .load::<(i64, PlayerId)>(conn)?,
         );
     }
-    let mut people: Vec<i64> = accused.iter().map(|a| a.1).collect();
+    let mut people: Vec<PlayerId> = accused.iter().map(|a| a.1).collect();
     people.extend(rows.iter().filter_map(|r| r.8));
     people.sort_unstable();
     people.dedup();

@@ -7,14 +7,15 @@ use diesel::prelude::*;
 
 use super::connection::DbConnection;
 use super::schema::{player_notes, players};
+use crate::moderation::{CaseId, NoteId, PlayerId};
 
 /// A stored note with its author's name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NoteListing {
-    pub id: i64,
+    pub id: NoteId,
     pub player: String,
     pub author: String,
-    pub case_id: Option<i64>,
+    pub case_id: Option<CaseId>,
     pub text: String,
     pub created_at: NaiveDateTime,
 }
@@ -22,12 +23,12 @@ pub struct NoteListing {
 /// Stores a note on player `player_id` by `author_id`, optionally for a case; returns its id.
 pub fn insert(
     conn: &mut DbConnection,
-    player_id: i64,
-    author_id: i64,
-    case_id: Option<i64>,
+    player_id: PlayerId,
+    author_id: PlayerId,
+    case_id: Option<CaseId>,
     text: &str,
     now: NaiveDateTime,
-) -> QueryResult<i64> {
+) -> QueryResult<NoteId> {
     insert_returning_id!(
         conn,
         player_notes::table,
@@ -40,13 +41,14 @@ pub fn insert(
         ),
         player_notes::id
     )
+    .map(NoteId)
 }
 
 /// A player's notes, newest first: at most `limit` with id below `before_id`.
 pub fn of_player(
     conn: &mut DbConnection,
     player: &str,
-    before_id: Option<i64>,
+    before_id: Option<NoteId>,
     limit: i64,
 ) -> QueryResult<Vec<NoteListing>> {
     let Some(player_id) = super::players::find_id(conn, player)? else {
@@ -67,7 +69,7 @@ pub fn of_player(
     if let Some(before) = before_id {
         query = query.filter(player_notes::id.lt(before));
     }
-    let rows: Vec<(i64, String, Option<i64>, String, NaiveDateTime)> = query
+    let rows: Vec<(NoteId, String, Option<CaseId>, String, NaiveDateTime)> = query
         .order(player_notes::id.desc())
         .limit(limit)
         .load(conn)?;

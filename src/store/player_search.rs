@@ -12,6 +12,7 @@ use super::connection::DbConnection;
 use super::sanctions::SanctionRow;
 use super::schema::{cases, players, sanctions};
 use super::to_utc;
+use crate::moderation::{CaseStatus, PlayerId};
 
 /// One player found.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,19 +33,19 @@ pub fn page(
 ) -> QueryResult<Vec<PlayerFound>> {
     let found = archive_players::search(conn, prefix, after, limit)?;
     let names: Vec<&str> = found.iter().map(|p| p.name.as_str()).collect();
-    let ids: HashMap<i64, String> = players::table
+    let ids: HashMap<PlayerId, String> = players::table
         .filter(players::name.eq_any(&names))
         .select((players::id, players::name))
-        .load::<(i64, String)>(conn)?
+        .load::<(PlayerId, String)>(conn)?
         .into_iter()
         .collect();
-    let id_list: Vec<i64> = ids.keys().copied().collect();
+    let id_list: Vec<PlayerId> = ids.keys().copied().collect();
     let mut open: HashMap<String, i64> = HashMap::new();
     for accused in cases::table
         .filter(cases::accused_id.eq_any(&id_list))
-        .filter(cases::status.eq("open"))
+        .filter(cases::status.eq(CaseStatus::Open))
         .select(cases::accused_id)
-        .load::<i64>(conn)?
+        .load::<PlayerId>(conn)?
     {
         if let Some(name) = ids.get(&accused) {
             *open.entry(name.clone()).or_default() += 1;
@@ -61,7 +62,7 @@ pub fn page(
         .load(conn)?;
     let mut in_force: HashMap<String, Vec<SanctionRow>> = HashMap::new();
     for row in candidates {
-        if row.to_policy()?.is_active(to_utc(now)) {
+        if row.to_policy().is_active(to_utc(now)) {
             if let Some(name) = ids.get(&row.player_id) {
                 in_force.entry(name.clone()).or_default().push(row);
             }

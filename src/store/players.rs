@@ -9,9 +9,10 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::connection::DbConnection;
 use super::schema::players;
+use crate::moderation::PlayerId;
 
 /// The id of a player by name, if moderation has seen them.
-pub fn find_id(conn: &mut DbConnection, name: &str) -> QueryResult<Option<i64>> {
+pub fn find_id(conn: &mut DbConnection, name: &str) -> QueryResult<Option<PlayerId>> {
     players::table
         .filter(players::name.eq(name))
         .select(players::id)
@@ -20,11 +21,11 @@ pub fn find_id(conn: &mut DbConnection, name: &str) -> QueryResult<Option<i64>> 
 }
 
 /// The names of these player ids, by id.
-pub fn names(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<HashMap<i64, String>> {
+pub fn names(conn: &mut DbConnection, ids: &[PlayerId]) -> QueryResult<HashMap<PlayerId, String>> {
     Ok(players::table
         .filter(players::id.eq_any(ids))
         .select((players::id, players::name))
-        .load::<(i64, String)>(conn)?
+        .load::<(PlayerId, String)>(conn)?
         .into_iter()
         .collect())
 }
@@ -37,7 +38,7 @@ pub fn id_or_create(
     conn: &mut DbConnection,
     name: &str,
     now: chrono::NaiveDateTime,
-) -> QueryResult<i64> {
+) -> QueryResult<PlayerId> {
     if let Some(id) = find_id(conn, name)? {
         return Ok(id);
     }
@@ -78,7 +79,11 @@ pub fn create_all(
 /// read-then-write transaction could not upgrade while another writer commits); PostgreSQL
 /// locks the row, so one reporter's filings run one at a time (rate limit and merging read
 /// then write).
-pub fn lock(conn: &mut DbConnection, name: &str, now: chrono::NaiveDateTime) -> QueryResult<i64> {
+pub fn lock(
+    conn: &mut DbConnection,
+    name: &str,
+    now: chrono::NaiveDateTime,
+) -> QueryResult<PlayerId> {
     on_backend!(conn, c => diesel::insert_into(players::table)
         .values((players::name.eq(name), players::created_at.eq(now)))
         .on_conflict_do_nothing()
@@ -93,6 +98,6 @@ pub fn lock(conn: &mut DbConnection, name: &str, now: chrono::NaiveDateTime) -> 
 }
 
 /// The name of a player by id.
-pub fn name(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
+pub fn name(conn: &mut DbConnection, id: PlayerId) -> QueryResult<String> {
     players::table.find(id).select(players::name).first(conn)
 }

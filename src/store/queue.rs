@@ -16,6 +16,7 @@ pub use super::cases::CaseRow;
 use super::connection::DbConnection;
 pub use super::sanctions::SanctionRow;
 use super::schema::{case_reports, cases, reports};
+use crate::moderation::{CaseId, PlayerId};
 
 /// Which cases a queue read lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,8 +53,8 @@ pub struct QueueFilter {
 /// The filter's players as ids.
 #[derive(Debug, Clone, Copy, Default)]
 struct PlayerIds {
-    accused: Option<i64>,
-    reporter: Option<i64>,
+    accused: Option<PlayerId>,
+    reporter: Option<PlayerId>,
 }
 
 /// A case's place in the queue at one moment.
@@ -61,7 +62,7 @@ struct PlayerIds {
 pub struct QueueKey {
     pub priority: f64,
     pub opened_at: NaiveDateTime,
-    pub id: i64,
+    pub id: CaseId,
 }
 
 impl QueueKey {
@@ -193,7 +194,7 @@ enum ScanFrom {
     /// Bases below (or, with `true`, up to) this one.
     Below(Option<(f64, bool)>),
     /// The rest of one base after a row: (base, opened_at, id).
-    Within(f64, NaiveDateTime, i64),
+    Within(f64, NaiveDateTime, CaseId),
 }
 
 /// How a chunk of rows ended for the page being gathered.
@@ -203,7 +204,7 @@ enum ChunkEnd {
     /// The rest of this base cannot enter the page.
     SkipBase(f64),
     /// Read on (the last row read, if any).
-    Continue(Option<(f64, NaiveDateTime, i64)>),
+    Continue(Option<(f64, NaiveDateTime, CaseId)>),
 }
 
 /// The best `need` cases of one status in queue order, after `after`. Rows are read in
@@ -282,7 +283,7 @@ fn rank_chunk(
     after: Option<QueueKey>,
     need: usize,
 ) -> ChunkEnd {
-    let mut last: Option<(f64, NaiveDateTime, i64)> = None;
+    let mut last: Option<(f64, NaiveDateTime, CaseId)> = None;
     let mut skipping: Option<f64> = None;
     for row in rows {
         last = Some((row.priority_base, row.opened_at, row.id));
@@ -323,22 +324,22 @@ fn rank_chunk(
 
 /// Adds names and distinct reporter counts to ranked case rows.
 fn describe(conn: &mut DbConnection, rows: Vec<(f64, CaseRow)>) -> QueryResult<Vec<QueuedCase>> {
-    let ids: Vec<i64> = rows.iter().map(|(_, c)| c.id).collect();
-    let mut people: Vec<i64> = rows
+    let ids: Vec<CaseId> = rows.iter().map(|(_, c)| c.id).collect();
+    let mut people: Vec<PlayerId> = rows
         .iter()
         .flat_map(|(_, c)| std::iter::once(c.accused_id).chain(c.claimed_by))
         .collect();
     people.sort_unstable();
     people.dedup();
     let names = super::players::names(conn, &people)?;
-    let pairs: Vec<(i64, Option<i64>)> = case_reports::table
+    let pairs: Vec<(CaseId, Option<PlayerId>)> = case_reports::table
         .inner_join(reports::table)
         .filter(case_reports::case_id.eq_any(&ids))
         .filter(reports::reporter_id.is_not_null())
         .select((case_reports::case_id, reports::reporter_id))
         .distinct()
         .load(conn)?;
-    let mut reporters: HashMap<i64, i64> = HashMap::new();
+    let mut reporters: HashMap<CaseId, i64> = HashMap::new();
     for (case_id, _) in pairs {
         *reporters.entry(case_id).or_default() += 1;
     }

@@ -6,14 +6,14 @@ use diesel::prelude::*;
 use super::connection::DbConnection;
 use super::from_utc;
 use super::schema::report_timeouts;
-use crate::moderation::ReportTimeout;
+use crate::moderation::{CaseId, PlayerId, ReportTimeout};
 
 /// Stores a timeout the decision of `case_id` earned `player_id`.
 pub fn insert(
     conn: &mut DbConnection,
-    player_id: i64,
+    player_id: PlayerId,
     timeout: &ReportTimeout,
-    case_id: i64,
+    case_id: CaseId,
 ) -> QueryResult<()> {
     diesel::insert_into(report_timeouts::table)
         .values((

@@ -12,10 +12,10 @@ use super::modlog::LogActor;
 use super::schema::{
     case_reports, game_seats, games, modlog, players, report_accused, report_games, reports,
 };
-use super::{enum_name, parse_enum, to_utc};
+use super::to_utc;
 use crate::moderation::{
-    GameNumber, ModerationPolicy, PlayerId, ReportEntry, ReportId, ReportOutcome, ReportReason,
-    Reporter, Variant,
+    CaseId, GameNumber, ModerationPolicy, PlayerId, ReportEntry, ReportId, ReportOutcome,
+    ReportReason, ReportSource, Reporter, Variant,
 };
 
 /// The policy's variant of a stored game (`games.variant`: `Teams`, `FFA`, `Solo`, ...).
@@ -89,7 +89,7 @@ pub fn seated_players(conn: &mut DbConnection, names: &[String]) -> QueryResult<
 /// Times of the reporter's filings (new and merged) in the last day, from the moderation log.
 pub fn recent_filings(
     conn: &mut DbConnection,
-    reporter_id: i64,
+    reporter_id: PlayerId,
     now: NaiveDateTime,
 ) -> QueryResult<Vec<DateTime<Utc>>> {
     let since = now - TimeDelta::hours(24);
@@ -108,14 +108,14 @@ pub fn recent_filings(
 /// The reporter's undecided reports about this game (or without a game) and reason.
 pub fn open_entries(
     conn: &mut DbConnection,
-    reporter_id: i64,
+    reporter_id: PlayerId,
     reason: ReportReason,
     game_id: Option<i64>,
     game: Option<GameNumber>,
 ) -> QueryResult<Vec<ReportEntry>> {
     let mut query = reports::table
         .filter(reports::reporter_id.eq(reporter_id))
-        .filter(reports::reason.eq(enum_name(&reason)))
+        .filter(reports::reason.eq(reason))
         .filter(reports::outcome.is_null())
         .select((reports::id, reports::message, reports::filed_at))
         .into_boxed();
@@ -123,13 +123,10 @@ pub fn open_entries(
         Some(id) => query.filter(reports::game_id.eq(id)),
         None => query.filter(reports::game_id.is_null()),
     };
-    let rows: Vec<(i64, Option<String>, NaiveDateTime)> = query.load(conn)?;
+    let rows: Vec<(ReportId, Option<String>, NaiveDateTime)> = query.load(conn)?;
     let mut entries = Vec::with_capacity(rows.len());
     for (id, message, filed_at) in rows {
-        let accused = accused_of(conn, id)?
-            .into_iter()
-            .map(|(p, _)| PlayerId(p))
-            .collect();
+        let accused = accused_of(conn, id)?.into_iter().map(|(p, _)| p).collect();
         let supporting = report_games::table
             .inner_join(games::table)
             .filter(report_games::report_id.eq(id))
@@ -139,9 +136,9 @@ pub fn open_entries(
             .map(|(id, site)| cases::game_number(id, &site))
             .collect();
         entries.push(ReportEntry {
-            id: ReportId(id),
+            id,
             reporter: Reporter::Player {
-                player: PlayerId(reporter_id),
+                player: reporter_id,
             },
             accused,
             reason,
@@ -156,7 +153,10 @@ pub fn open_entries(
 }
 
 /// The accused of a report, by player id.
-pub fn accused_of(conn: &mut DbConnection, report_id: i64) -> QueryResult<Vec<(i64, String)>> {
+pub fn accused_of(
+    conn: &mut DbConnection,
+    report_id: ReportId,
+) -> QueryResult<Vec<(PlayerId, String)>> {
     report_accused::table
         .inner_join(players::table)
         .filter(report_accused::report_id.eq(report_id))
@@ -168,8 +168,8 @@ pub fn accused_of(conn: &mut DbConnection, report_id: i64) -> QueryResult<Vec<(i
 /// Who filed a report entry, as stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FiledBy {
-    Player(i64),
-    Admin(i64),
+    Player(PlayerId),
+    Admin(PlayerId),
 }
 
 /// A filed report entry to store.
@@ -184,10 +184,10 @@ pub struct NewEntry<'a> {
 }
 
 /// Stores a filed entry; returns its id.
-pub fn insert_entry(conn: &mut DbConnection, new: &NewEntry<'_>) -> QueryResult<i64> {
+pub fn insert_entry(conn: &mut DbConnection, new: &NewEntry<'_>) -> QueryResult<ReportId> {
     let (source, reporter_id, admin_id) = match new.filed_by {
-        FiledBy::Player(id) => ("player", Some(id), None),
-        FiledBy::Admin(id) => ("admin", None, Some(id)),
+        FiledBy::Player(id) => (ReportSource::Player, Some(id), None),
+        FiledBy::Admin(id) => (ReportSource::Admin, None, Some(id)),
     };
     insert_returning_id!(
         conn,
@@ -196,7 +196,7 @@ pub fn insert_entry(conn: &mut DbConnection, new: &NewEntry<'_>) -> QueryResult<
             reports::source.eq(source),
             reports::reporter_id.eq(reporter_id),
             reports::filed_by_admin.eq(admin_id),
-            reports::reason.eq(enum_name(&new.reason)),
+            reports::reason.eq(new.reason),
             reports::message.eq(new.message),
             reports::game_id.eq(new.game_id),
             reports::filed_at.eq(new.filed_at),
@@ -204,12 +204,13 @@ pub fn insert_entry(conn: &mut DbConnection, new: &NewEntry<'_>) -> QueryResult<
         ),
         reports::id
     )
+    .map(ReportId)
 }
 
 /// Replaces an entry's message after a merge.
 pub fn update_message(
     conn: &mut DbConnection,
-    report_id: i64,
+    report_id: ReportId,
     message: Option<&str>,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
@@ -222,8 +223,8 @@ pub fn update_message(
 /// Links a report to accused players and supporting games (archive ids).
 pub fn link(
     conn: &mut DbConnection,
-    report_id: i64,
-    accused: &[(i64, String)],
+    report_id: ReportId,
+    accused: &[(PlayerId, String)],
     games: &[i64],
 ) -> QueryResult<()> {
     for (player, _) in accused {
@@ -248,13 +249,13 @@ pub fn link(
 /// Files the report into each accused player's open case and refreshes those cases.
 pub fn join_cases(
     conn: &mut DbConnection,
-    report_id: i64,
+    report_id: ReportId,
     reason: ReportReason,
-    accused: &[(i64, String)],
+    accused: &[(PlayerId, String)],
     policy: &ModerationPolicy,
     now: NaiveDateTime,
     actor: LogActor<'_>,
-) -> QueryResult<Vec<i64>> {
+) -> QueryResult<Vec<CaseId>> {
     let mut joined = Vec::with_capacity(accused.len());
     for (player, name) in accused {
         let case = cases::join_open_case(conn, (*player, name), reason, report_id, now, actor)?;
@@ -267,40 +268,39 @@ pub fn join_cases(
 /// A report entry of a case with its current outcome and decision time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EntryOutcome {
-    pub report_id: i64,
+    pub report_id: ReportId,
     pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<NaiveDateTime>,
 }
 
 /// Every report entry of a case, with its outcome so far.
-pub fn entry_outcomes(conn: &mut DbConnection, case_id: i64) -> QueryResult<Vec<EntryOutcome>> {
-    let rows: Vec<(i64, Option<String>, Option<NaiveDateTime>)> = case_reports::table
+pub fn entry_outcomes(conn: &mut DbConnection, case_id: CaseId) -> QueryResult<Vec<EntryOutcome>> {
+    let rows: Vec<(ReportId, Option<ReportOutcome>, Option<NaiveDateTime>)> = case_reports::table
         .inner_join(reports::table)
         .filter(case_reports::case_id.eq(case_id))
         .select((reports::id, reports::outcome, reports::decided_at))
         .load(conn)?;
-    rows.into_iter()
-        .map(|(report_id, outcome, decided_at)| {
-            Ok(EntryOutcome {
-                report_id,
-                outcome: outcome.as_deref().map(parse_enum).transpose()?,
-                decided_at,
-            })
+    Ok(rows
+        .into_iter()
+        .map(|(report_id, outcome, decided_at)| EntryOutcome {
+            report_id,
+            outcome,
+            decided_at,
         })
-        .collect()
+        .collect())
 }
 
 /// Records a report's outcome and when it was decided.
 pub fn set_outcome(
     conn: &mut DbConnection,
-    report_id: i64,
+    report_id: ReportId,
     outcome: ReportOutcome,
     decided_at: NaiveDateTime,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     diesel::update(reports::table.find(report_id))
         .set((
-            reports::outcome.eq(enum_name(&outcome)),
+            reports::outcome.eq(outcome),
             reports::decided_at.eq(decided_at),
             reports::updated_at.eq(now),
         ))
@@ -311,7 +311,7 @@ pub fn set_outcome(
 /// One of a player's own reports, as they may see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnReport {
-    pub id: i64,
+    pub id: ReportId,
     pub reason: ReportReason,
     pub accused: Vec<String>,
     pub game: Option<i64>,
@@ -319,18 +319,18 @@ pub struct OwnReport {
     pub message: Option<String>,
     pub filed_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
-    pub outcome: Option<String>,
+    pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<NaiveDateTime>,
 }
 
 type OwnRow = (
-    i64,
-    String,
+    ReportId,
+    ReportReason,
     Option<i64>,
     Option<String>,
     NaiveDateTime,
     NaiveDateTime,
-    Option<String>,
+    Option<ReportOutcome>,
     Option<NaiveDateTime>,
 );
 
@@ -338,7 +338,7 @@ type OwnRow = (
 pub fn own_page(
     conn: &mut DbConnection,
     reporter: &str,
-    before_id: Option<i64>,
+    before_id: Option<ReportId>,
     limit: i64,
 ) -> QueryResult<Vec<OwnReport>> {
     let Some(reporter_id) = super::players::find_id(conn, reporter)? else {
@@ -365,7 +365,7 @@ pub fn own_page(
 }
 
 /// One report of the reporter, by id.
-pub fn own_report(conn: &mut DbConnection, report_id: i64) -> QueryResult<Option<OwnReport>> {
+pub fn own_report(conn: &mut DbConnection, report_id: ReportId) -> QueryResult<Option<OwnReport>> {
     let rows: Vec<OwnRow> = reports::table
         .filter(reports::id.eq(report_id))
         .select((
@@ -383,24 +383,24 @@ pub fn own_report(conn: &mut DbConnection, report_id: i64) -> QueryResult<Option
 }
 
 fn own_reports(conn: &mut DbConnection, rows: Vec<OwnRow>) -> QueryResult<Vec<OwnReport>> {
-    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-    let mut accused: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    let ids: Vec<ReportId> = rows.iter().map(|r| r.0).collect();
+    let mut accused: BTreeMap<ReportId, Vec<String>> = BTreeMap::new();
     for (report, name) in report_accused::table
         .inner_join(players::table)
         .filter(report_accused::report_id.eq_any(&ids))
         .order(players::id.asc())
         .select((report_accused::report_id, players::name))
-        .load::<(i64, String)>(conn)?
+        .load::<(ReportId, String)>(conn)?
     {
         accused.entry(report).or_default().push(name);
     }
-    let mut supporting: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    let mut supporting: BTreeMap<ReportId, Vec<i64>> = BTreeMap::new();
     for (report, id, site) in report_games::table
         .inner_join(games::table)
         .filter(report_games::report_id.eq_any(&ids))
         .order(games::id.asc())
         .select((report_games::report_id, games::id, games::site_game_id))
-        .load::<(i64, i64, String)>(conn)?
+        .load::<(ReportId, i64, String)>(conn)?
     {
         supporting
             .entry(report)
@@ -409,22 +409,21 @@ fn own_reports(conn: &mut DbConnection, rows: Vec<OwnRow>) -> QueryResult<Vec<Ow
     }
     let main: Vec<i64> = rows.iter().filter_map(|r| r.2).collect();
     let numbers = cases::game_numbers(conn, &main)?;
-    rows.into_iter()
+    Ok(rows
+        .into_iter()
         .map(
-            |(id, reason, game, message, filed_at, updated_at, outcome, decided_at)| {
-                Ok(OwnReport {
-                    id,
-                    reason: parse_enum(&reason)?,
-                    accused: accused.remove(&id).unwrap_or_default(),
-                    game: game.and_then(|g| numbers.get(&g)).map(|n| n.0),
-                    supporting_games: supporting.remove(&id).unwrap_or_default(),
-                    message,
-                    filed_at,
-                    updated_at,
-                    outcome,
-                    decided_at,
-                })
+            |(id, reason, game, message, filed_at, updated_at, outcome, decided_at)| OwnReport {
+                id,
+                reason,
+                accused: accused.remove(&id).unwrap_or_default(),
+                game: game.and_then(|g| numbers.get(&g)).map(|n| n.0),
+                supporting_games: supporting.remove(&id).unwrap_or_default(),
+                message,
+                filed_at,
+                updated_at,
+                outcome,
+                decided_at,
             },
         )
-        .collect()
+        .collect())
 }

@@ -244,9 +244,9 @@ fn citing_cases(conn: &mut DbConnection, games: &[i64]) -> QueryResult<HashMap<i
             .select(SanctionRow::as_select())
             .load::<SanctionRow>(conn)?
         {
-            let end = row.to_policy()?.effective_end();
+            let end = row.to_policy().effective_end();
             if let Some(case) = row.case_id {
-                ends.entry(case).or_default().push(end);
+                ends.entry(case.0).or_default().push(end);
             }
         }
         for (case, decided_at) in decided {

@@ -7,14 +7,14 @@ use diesel::prelude::*;
 use super::connection::DbConnection;
 use super::from_utc;
 use super::schema::sanctions;
-use crate::moderation::Sanction;
+use crate::moderation::{Sanction, SanctionId};
 
 /// Writes the changed end of sanction `id` only if nobody changed it since the read (it is not
 /// lifted and still ends at `before`): of two simultaneous changes one applies. Returns the
 /// rows changed.
 pub fn set_end_if_unchanged(
     conn: &mut DbConnection,
-    id: i64,
+    id: SanctionId,
     before: Option<NaiveDateTime>,
     changed: &Sanction,
 ) -> QueryResult<usize> {
@@ -38,7 +38,7 @@ pub fn set_end_if_unchanged(
 }
 
 /// Writes the changed end of sanction `id`.
-pub fn set_end(conn: &mut DbConnection, id: i64, changed: &Sanction) -> QueryResult<usize> {
+pub fn set_end(conn: &mut DbConnection, id: SanctionId, changed: &Sanction) -> QueryResult<usize> {
     diesel::update(sanctions::table.find(id))
         .set((
             sanctions::reduced_until.eq(changed.reduced_until.map(from_utc)),

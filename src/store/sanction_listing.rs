@@ -8,14 +8,14 @@ use super::appeals::AppealRow;
 use super::connection::DbConnection;
 use super::sanctions::SanctionRow;
 use super::schema::{appeals, players, sanctions};
+use crate::moderation::{SanctionId, SanctionKind};
 
 /// Which sanctions a listing shows; every field narrows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SanctionFilter {
     /// The sanctioned player, by name.
     pub player: Option<String>,
-    /// `chat_ban`, `play_ban` or `club_ban`.
-    pub kind: Option<String>,
+    pub kind: Option<SanctionKind>,
     /// Only those in force at this moment: started, not lifted, not yet ended.
     pub in_force_at: Option<NaiveDateTime>,
     /// Only those whose end (after reductions) comes before this moment; permanent ones never do.
@@ -34,7 +34,7 @@ pub struct SanctionListing {
 pub fn page(
     conn: &mut DbConnection,
     filter: &SanctionFilter,
-    before_id: Option<i64>,
+    before_id: Option<SanctionId>,
     limit: i64,
 ) -> QueryResult<Vec<SanctionListing>> {
     let mut query = sanctions::table
@@ -50,7 +50,7 @@ pub fn page(
         query = query.filter(players::name.eq(player.clone()));
     }
     if let Some(kind) = &filter.kind {
-        query = query.filter(sanctions::kind.eq(kind.clone()));
+        query = query.filter(sanctions::kind.eq(*kind));
     }
     if let Some(now) = filter.in_force_at {
         query = query.filter(

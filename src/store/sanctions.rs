@@ -5,45 +5,44 @@ use diesel::prelude::*;
 
 use super::connection::DbConnection;
 use super::schema::{cases, decisions, erased_names, players, report_timeouts, sanctions};
-use super::{enum_name, parse_enum, to_utc};
+use super::to_utc;
 use crate::moderation::{
-    standing, PlayerId, PriorMeasure, ReportReason, ReportTimeout, Sanction, SanctionDuration,
-    SanctionId, Standing,
+    standing, CaseId, DecisionKind, Ground, NewSanction, PlayerId, PriorMeasure, ReportReason,
+    ReportTimeout, Sanction, SanctionDuration, SanctionId, SanctionKind, Standing,
 };
 
 /// A stored sanction.
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable)]
 #[diesel(table_name = sanctions)]
 pub struct SanctionRow {
-    pub id: i64,
-    pub player_id: i64,
-    pub case_id: Option<i64>,
-    pub kind: String,
-    pub reason: String,
-    pub ground: String,
+    pub id: SanctionId,
+    pub player_id: PlayerId,
+    pub case_id: Option<CaseId>,
+    pub kind: SanctionKind,
+    pub reason: ReportReason,
+    pub ground: Ground,
     pub starts_at: NaiveDateTime,
     pub ends_at: Option<NaiveDateTime>,
     pub lifted_at: Option<NaiveDateTime>,
     pub reduced_until: Option<NaiveDateTime>,
-    pub issued_by: i64,
+    pub issued_by: PlayerId,
     pub note: String,
 }
 
 impl SanctionRow {
     /// The policy's view of the row.
-    pub fn to_policy(&self) -> QueryResult<Sanction> {
-        let duration = duration_of(self.starts_at, self.ends_at);
-        Ok(Sanction {
-            id: SanctionId(self.id),
-            player: PlayerId(self.player_id),
-            kind: parse_enum(&self.kind)?,
-            reason: parse_enum(&self.reason)?,
-            ground: parse_enum(&self.ground)?,
+    pub fn to_policy(&self) -> Sanction {
+        Sanction {
+            id: self.id,
+            player: self.player_id,
+            kind: self.kind,
+            reason: self.reason,
+            ground: self.ground,
             starts_at: to_utc(self.starts_at),
-            duration,
+            duration: duration_of(self.starts_at, self.ends_at),
             lifted_at: self.lifted_at.map(to_utc),
             reduced_until: self.reduced_until.map(to_utc),
-        })
+        }
     }
 }
 
@@ -57,7 +56,7 @@ fn duration_of(starts: NaiveDateTime, ends: Option<NaiveDateTime>) -> SanctionDu
     }
 }
 
-pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<SanctionRow>> {
+pub fn find(conn: &mut DbConnection, id: SanctionId) -> QueryResult<Option<SanctionRow>> {
     sanctions::table
         .find(id)
         .select(SanctionRow::as_select())
@@ -68,25 +67,22 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<SanctionRow>
 /// Stores a sanction the policy produced; returns its id. Runs inside the caller's transaction.
 pub fn insert(
     conn: &mut DbConnection,
-    sanction: &Sanction,
-    case_id: Option<i64>,
-    issued_by: i64,
+    sanction: &NewSanction,
+    case_id: Option<CaseId>,
+    issued_by: PlayerId,
     note: &str,
-) -> QueryResult<i64> {
+) -> QueryResult<SanctionId> {
     let starts_at = super::from_utc(sanction.starts_at);
-    let ends_at = sanction
-        .duration
-        .end_from(sanction.starts_at)
-        .map(super::from_utc);
+    let ends_at = sanction.effective_end().map(super::from_utc);
     insert_returning_id!(
         conn,
         sanctions::table,
         (
-            sanctions::player_id.eq(sanction.player.0),
+            sanctions::player_id.eq(sanction.player),
             sanctions::case_id.eq(case_id),
-            sanctions::kind.eq(enum_name(&sanction.kind)),
-            sanctions::reason.eq(enum_name(&sanction.reason)),
-            sanctions::ground.eq(enum_name(&sanction.ground)),
+            sanctions::kind.eq(sanction.kind),
+            sanctions::reason.eq(sanction.reason),
+            sanctions::ground.eq(sanction.ground),
             sanctions::starts_at.eq(starts_at),
             sanctions::ends_at.eq(ends_at),
             sanctions::issued_by.eq(issued_by),
@@ -94,27 +90,30 @@ pub fn insert(
         ),
         sanctions::id
     )
+    .map(SanctionId)
 }
 
 /// The player's earlier measures for the sanction ladder: sanctions (lifted ones included, the
 /// ladder skips them) and warnings.
-pub fn prior_measures(conn: &mut DbConnection, player_id: i64) -> QueryResult<Vec<PriorMeasure>> {
+pub fn prior_measures(
+    conn: &mut DbConnection,
+    player_id: PlayerId,
+) -> QueryResult<Vec<PriorMeasure>> {
     let mut measures = Vec::new();
     for row in sanctions::table
         .filter(sanctions::player_id.eq(player_id))
         .select(SanctionRow::as_select())
         .load(conn)?
     {
-        measures.push(PriorMeasure::from(&row.to_policy()?));
+        measures.push(PriorMeasure::from(&row.to_policy()));
     }
-    let warnings: Vec<(String, NaiveDateTime)> = decisions::table
+    let warnings: Vec<(ReportReason, NaiveDateTime)> = decisions::table
         .inner_join(cases::table)
         .filter(cases::accused_id.eq(player_id))
-        .filter(decisions::kind.eq("warn"))
+        .filter(decisions::kind.eq(DecisionKind::Warn))
         .select((cases::reason, decisions::decided_at))
         .load(conn)?;
     for (reason, at) in warnings {
-        let reason: ReportReason = parse_enum(&reason)?;
         measures.push(PriorMeasure::warning(reason, to_utc(at)));
     }
     Ok(measures)
@@ -165,17 +164,14 @@ pub fn standing_of(
         ));
     // The hot path of every game server: on the native connection (see `on_backend`).
     let rows: Vec<StandingRow> = on_backend!(conn, c => sanctions_query.load(c))?;
-    let timeouts: Vec<(i64, NaiveDateTime, NaiveDateTime, i32)> =
+    let timeouts: Vec<(PlayerId, NaiveDateTime, NaiveDateTime, i32)> =
         on_backend!(conn, c => timeouts_query.load(c))?;
     let player = rows
         .first()
         .map(|r| r.1)
         .or_else(|| timeouts.first().map(|t| t.0))
-        .unwrap_or(0);
-    let sanctions = rows
-        .into_iter()
-        .map(standing_sanction)
-        .collect::<QueryResult<Vec<Sanction>>>()?;
+        .unwrap_or(PlayerId(0));
+    let sanctions: Vec<Sanction> = rows.into_iter().map(standing_sanction).collect();
     let timeouts: Vec<ReportTimeout> = timeouts
         .into_iter()
         .map(|(_, starts, ends, step)| ReportTimeout {
@@ -184,38 +180,33 @@ pub fn standing_of(
             level: u32::try_from(step).unwrap_or(1),
         })
         .collect();
-    Ok(standing(
-        PlayerId(player),
-        &sanctions,
-        &timeouts,
-        to_utc(now),
-    ))
+    Ok(standing(player, &sanctions, &timeouts, to_utc(now)))
 }
 
 /// A sanction's columns as the standing reads them: id, player, kind, starts, ends, lifted,
 /// reduced until.
 type StandingRow = (
-    i64,
-    i64,
-    String,
+    SanctionId,
+    PlayerId,
+    SanctionKind,
     NaiveDateTime,
     Option<NaiveDateTime>,
     Option<NaiveDateTime>,
     Option<NaiveDateTime>,
 );
 
-fn standing_sanction(row: StandingRow) -> QueryResult<Sanction> {
-    let (id, player_id, kind, starts, ends, lifted, reduced) = row;
-    Ok(Sanction {
-        id: SanctionId(id),
-        player: PlayerId(player_id),
-        kind: parse_enum(&kind)?,
+fn standing_sanction(row: StandingRow) -> Sanction {
+    let (id, player, kind, starts, ends, lifted, reduced) = row;
+    Sanction {
+        id,
+        player,
+        kind,
         // Standing reads only kind and times.
         reason: ReportReason::Other,
-        ground: crate::moderation::Ground::Other,
+        ground: Ground::Other,
         starts_at: to_utc(starts),
         duration: duration_of(starts, ends),
         lifted_at: lifted.map(to_utc),
         reduced_until: reduced.map(to_utc),
-    })
+    }
 }

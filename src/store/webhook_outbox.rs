@@ -13,14 +13,14 @@ use super::schema::{
 };
 use super::to_utc;
 use super::webhook_subscriptions::events_of;
-use crate::moderation::{SanctionEvent, SanctionEventKind};
+use crate::moderation::{SanctionEvent, SanctionEventKind, SanctionId};
 
 /// Writes the event announcing `kind` for the sanction (as it now stands), and a pending
 /// delivery for each live subscription that wants it. Runs in the caller's transaction.
 pub fn emit(
     conn: &mut DbConnection,
     kind: SanctionEventKind,
-    sanction_id: i64,
+    sanction_id: SanctionId,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     let subscriptions: Vec<(i64, String)> = webhook_subscriptions::table
@@ -48,7 +48,7 @@ pub fn emit(
     let event = SanctionEvent::new(
         event_id.clone(),
         kind,
-        &row.to_policy()?,
+        &row.to_policy(),
         &player,
         to_utc(now),
     );
@@ -88,7 +88,7 @@ pub fn announce_ended(
     now: NaiveDateTime,
     limit: i64,
 ) -> QueryResult<usize> {
-    let ended: Vec<i64> = sanctions::table
+    let ended: Vec<SanctionId> = sanctions::table
         .filter(sanctions::end_announced_at.is_null())
         .filter(sanctions::lifted_at.is_null())
         .filter(

@@ -5,7 +5,7 @@ use chrono::NaiveDateTime;
 use diesel::result::Error as DieselError;
 use diesel::Connection;
 
-use crate::moderation::{AuditAction, CaseId, NoteId, PlayerId};
+use crate::moderation::{AuditAction, CaseId, PlayerId};
 use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::player_notes::{self, NoteListing};
 use crate::store::{cases, players, DbConnection};
@@ -14,7 +14,7 @@ use crate::store::{cases, players, DbConnection};
 #[derive(Debug)]
 pub enum AddNoteError {
     /// The case it names does not exist.
-    NoSuchCase(i64),
+    NoSuchCase(CaseId),
     Db(DieselError),
 }
 
@@ -29,8 +29,8 @@ impl From<DieselError> for AddNoteError {
 pub fn add(
     conn: &mut DbConnection,
     player: &str,
-    author: (i64, &str),
-    case_id: Option<i64>,
+    author: (PlayerId, &str),
+    case_id: Option<CaseId>,
     text: &str,
     now: NaiveDateTime,
 ) -> Result<NoteListing, AddNoteError> {
@@ -51,10 +51,10 @@ pub fn add(
                 name: Some(author_name),
             },
             &AuditAction::NoteAdded {
-                note: NoteId(id),
-                player: PlayerId(player_id),
-                author: PlayerId(author_id),
-                case: case_id.map(CaseId),
+                note: id,
+                player: player_id,
+                author: author_id,
+                case: case_id,
             },
             LogRefs {
                 subject: Some(player),

@@ -41,7 +41,7 @@ impl From<DieselError> for ChangeSanctionError {
 /// Applies `change` to sanction `id` as the admin named `admin_name`, with `note`, and logs it.
 pub fn change(
     conn: &mut DbConnection,
-    id: i64,
+    id: SanctionId,
     admin_name: &str,
     change: SanctionChange,
     note: &str,
@@ -49,7 +49,7 @@ pub fn change(
 ) -> Result<SanctionRow, ChangeSanctionError> {
     conn.transaction(|conn| {
         let row = sanctions::find(conn, id)?.ok_or(ChangeSanctionError::NotFound)?;
-        let sanction = row.to_policy()?;
+        let sanction = row.to_policy();
         let decision = decision_of(change, &sanction);
         let updated = apply_appeal_decision(&sanction, decision, to_utc(now))
             .map_err(ChangeSanctionError::Refused)?;
@@ -87,12 +87,10 @@ fn log_change(
     let subject = players::name(conn, row.player_id)?;
     let action = match decision {
         AppealDecision::Reduce { new_end } => AuditAction::SanctionReduced {
-            sanction: SanctionId(row.id),
+            sanction: row.id,
             new_end,
         },
-        _ => AuditAction::SanctionLifted {
-            sanction: SanctionId(row.id),
-        },
+        _ => AuditAction::SanctionLifted { sanction: row.id },
     };
     log_action(
         conn,

@@ -17,8 +17,8 @@ use crate::store::{players, DbConnection};
 /// The filer and the accused (in the order named, without repeats), with their player ids.
 #[derive(Debug, Clone)]
 pub struct Parties {
-    pub filer: (i64, String),
-    pub accused: Vec<(i64, String)>,
+    pub filer: (PlayerId, String),
+    pub accused: Vec<(PlayerId, String)>,
 }
 
 impl Parties {
@@ -56,14 +56,14 @@ impl Parties {
         std::iter::once(&self.filer)
             .chain(&self.accused)
             .find(|(_, n)| n == name)
-            .map(|(id, _)| PlayerId(*id))
+            .map(|(id, _)| *id)
     }
 
     /// Every party's name by id, to name them in refusals.
     pub fn names(&self) -> HashMap<PlayerId, String> {
         std::iter::once(&self.filer)
             .chain(&self.accused)
-            .map(|(id, name)| (PlayerId(*id), name.clone()))
+            .map(|(id, name)| (*id, name.clone()))
             .collect()
     }
 }

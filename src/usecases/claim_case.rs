@@ -38,8 +38,8 @@ pub enum ClaimResult {
 /// one is granted; the others read the winner back.
 pub fn claim(
     conn: &mut DbConnection,
-    case_id: i64,
-    admin: (i64, &str),
+    case_id: CaseId,
+    admin: (PlayerId, &str),
     policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<ClaimResult> {
@@ -63,8 +63,8 @@ pub fn claim(
 /// The policy's answer to the claim, or why it is refused.
 fn decide_claim(
     conn: &mut DbConnection,
-    case_id: i64,
-    admin_id: i64,
+    case_id: CaseId,
+    admin_id: PlayerId,
     policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<Result<(ClaimOutcome, Claim), ClaimResult>> {
@@ -77,18 +77,18 @@ fn decide_claim(
         return Ok(Err(ClaimResult::Decided));
     }
     let facts = case_facts(conn, &case, policy)?;
-    if let Err(conflict) = may_decide(PlayerId(admin_id), &facts.parties()) {
+    if let Err(conflict) = may_decide(admin_id, &facts.parties()) {
         return Ok(Err(ClaimResult::Party(conflict)));
     }
     let current = current_claim(&case);
-    let outcome = claim_status(current.as_ref(), PlayerId(admin_id), to_utc(now), policy);
+    let outcome = claim_status(current.as_ref(), admin_id, to_utc(now), policy);
     if let ClaimOutcome::Conflict { holder, until } = outcome {
         return Ok(Err(ClaimResult::Held {
-            holder: players::name(conn, holder.0)?,
+            holder: players::name(conn, holder)?,
             until,
         }));
     }
-    Ok(match outcome.claim(PlayerId(admin_id), to_utc(now)) {
+    Ok(match outcome.claim(admin_id, to_utc(now)) {
         Some(granted) => Ok((outcome, granted)),
         None => Err(ClaimResult::Decided),
     })
@@ -97,8 +97,8 @@ fn decide_claim(
 /// Logs a granted claim, after the expired claim it took over if any.
 fn log_claim(
     conn: &mut DbConnection,
-    case_id: i64,
-    (admin_id, admin_name): (i64, &str),
+    case_id: CaseId,
+    (admin_id, admin_name): (PlayerId, &str),
     outcome: ClaimOutcome,
     until: DateTime<Utc>,
     now: NaiveDateTime,
@@ -122,7 +122,7 @@ fn log_claim(
             now,
             LogActor::SYSTEM,
             &AuditAction::ClaimExpired {
-                case: CaseId(case_id),
+                case: case_id,
                 admin: previous,
                 expired_at,
             },
@@ -134,8 +134,8 @@ fn log_claim(
         now,
         actor,
         &AuditAction::CaseClaimed {
-            case: CaseId(case_id),
-            admin: PlayerId(admin_id),
+            case: case_id,
+            admin: admin_id,
             until,
         },
         refs,
@@ -143,7 +143,7 @@ fn log_claim(
 }
 
 /// After a conditional claim update matched nothing: who holds the case now.
-fn lost_claim(conn: &mut DbConnection, case_id: i64) -> QueryResult<ClaimResult> {
+fn lost_claim(conn: &mut DbConnection, case_id: CaseId) -> QueryResult<ClaimResult> {
     let Some(case) = cases::find(conn, case_id)? else {
         return Ok(ClaimResult::NotFound);
     };
@@ -170,8 +170,8 @@ pub enum ReleaseResult {
 /// Gives up the admin's running claim on an open case.
 pub fn release(
     conn: &mut DbConnection,
-    case_id: i64,
-    admin: (i64, &str),
+    case_id: CaseId,
+    admin: (PlayerId, &str),
     now: NaiveDateTime,
 ) -> QueryResult<ReleaseResult> {
     let (admin_id, admin_name) = admin;
@@ -191,8 +191,8 @@ pub fn release(
                 name: Some(admin_name),
             },
             &AuditAction::ClaimReleased {
-                case: CaseId(case_id),
-                admin: PlayerId(admin_id),
+                case: case_id,
+                admin: admin_id,
             },
             LogRefs {
                 case_id: Some(case_id),

@@ -8,7 +8,7 @@ use diesel::{Connection, QueryResult};
 
 use crate::moderation::{
     apply_appeal_decision, may_decide_appeal, AppealConflict, AppealDecision,
-    AppealDecisionProblem, AppealId, AppealPolicy, AuditAction, PlayerId, Sanction, SanctionId,
+    AppealDecisionProblem, AppealId, AppealPolicy, AppealStatus, AuditAction, PlayerId, Sanction,
 };
 use crate::store::appeals::{self, AppealRow};
 use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
@@ -31,7 +31,7 @@ pub enum AppealAnswer {
 pub enum DecideAppealError {
     NotFound,
     AlreadyDecided {
-        status: String,
+        status: AppealStatus,
     },
     /// The admin is the appellant, or imposed the sanction (four eyes).
     Conflict(AppealConflict),
@@ -49,8 +49,8 @@ impl From<DieselError> for DecideAppealError {
 /// `reduced_until` or `lifted_at`, and the log lines.
 pub fn decide(
     conn: &mut DbConnection,
-    appeal_id: i64,
-    admin: (i64, &str),
+    appeal_id: AppealId,
+    admin: (PlayerId, &str),
     answer: AppealAnswer,
     note: Option<&str>,
     policy: &AppealPolicy,
@@ -68,14 +68,9 @@ pub fn decide(
             });
         }
         let row = sanctions::find(conn, appeal.sanction_id)?.ok_or(DieselError::NotFound)?;
-        may_decide_appeal(
-            PlayerId(admin_id),
-            PlayerId(appeal.player_id),
-            PlayerId(row.issued_by),
-            policy,
-        )
-        .map_err(DecideAppealError::Conflict)?;
-        let sanction = row.to_policy()?;
+        may_decide_appeal(admin_id, appeal.player_id, row.issued_by, policy)
+            .map_err(DecideAppealError::Conflict)?;
+        let sanction = row.to_policy();
         let decision = decision_of(answer, &sanction);
         let updated_sanction = apply_appeal_decision(&sanction, decision, to_utc(now))
             .map_err(DecideAppealError::Refused)?;
@@ -90,11 +85,11 @@ pub fn decide(
 }
 
 /// The appeal's stored status after this answer.
-fn status_of(answer: AppealAnswer) -> &'static str {
+fn status_of(answer: AppealAnswer) -> AppealStatus {
     match answer {
-        AppealAnswer::Uphold => "upheld",
-        AppealAnswer::ReduceUntil(_) | AppealAnswer::ReduceToMinutes(_) => "reduced",
-        AppealAnswer::Lift => "lifted",
+        AppealAnswer::Uphold => AppealStatus::Upheld,
+        AppealAnswer::ReduceUntil(_) | AppealAnswer::ReduceToMinutes(_) => AppealStatus::Reduced,
+        AppealAnswer::Lift => AppealStatus::Lifted,
     }
 }
 
@@ -135,19 +130,17 @@ fn log_decision(
         ..LogRefs::default()
     };
     let decided = AuditAction::AppealDecided {
-        appeal: AppealId(appeal.id),
-        sanction: SanctionId(row.id),
+        appeal: appeal.id,
+        sanction: row.id,
         decision,
     };
     log_action(conn, now, actor, &decided, refs)?;
     let changed = match decision {
         AppealDecision::Reduce { new_end } => AuditAction::SanctionReduced {
-            sanction: SanctionId(row.id),
+            sanction: row.id,
             new_end,
         },
-        AppealDecision::Lift => AuditAction::SanctionLifted {
-            sanction: SanctionId(row.id),
-        },
+        AppealDecision::Lift => AuditAction::SanctionLifted { sanction: row.id },
         AppealDecision::Uphold => return Ok(()),
     };
     log_action(conn, now, actor, &changed, refs)

@@ -13,8 +13,7 @@ use crate::moderation::{
     compose_note, render_preset, report_timeout_after_decision, suggest_next_sanction,
     validate_decision, AuditAction, CaseFacts, CaseId, Decision, DecisionAction, DecisionKind,
     DecisionPreset, DecisionProblem, GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId,
-    PresetValues, ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, SanctionId,
-    ValidDecision,
+    PresetValues, ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, ValidDecision,
 };
 use crate::store::cases::{self, CaseRow};
 use crate::store::decisions::{self, NewDecision};
@@ -27,7 +26,7 @@ use crate::store::{
 /// An admin's decision on a case, as the route read it.
 #[derive(Debug, Clone)]
 pub struct DecisionInput {
-    pub admin_id: i64,
+    pub admin_id: PlayerId,
     pub admin_name: String,
     pub action: DecisionAction,
     pub ground: Option<Ground>,
@@ -63,7 +62,7 @@ impl From<DieselError> for DecideError {
 #[derive(Debug, Clone)]
 pub struct Decided {
     pub decision_id: i64,
-    pub case_id: i64,
+    pub case_id: CaseId,
     pub accused: String,
     pub reason: ReportReason,
     pub kind: DecisionKind,
@@ -81,7 +80,7 @@ pub struct Decided {
 /// Decides a case. Only the admin holding a running claim may decide.
 pub fn decide_case(
     conn: &mut DbConnection,
-    case_id: i64,
+    case_id: CaseId,
     input: &DecisionInput,
     policy: &ModerationPolicy,
     now: NaiveDateTime,
@@ -117,7 +116,7 @@ pub fn decide_case(
             note: note.as_deref(),
         };
         log_decision(conn, input, &written, now)?;
-        let reporters: Vec<i64> = facts.parties().reporters.iter().map(|p| p.0).collect();
+        let reporters: Vec<PlayerId> = facts.parties().reporters.iter().copied().collect();
         let timeouts = time_out_reporters(conn, &reporters, &valid, case_id, policy, now)?;
         rerank_open_cases(conn, case.accused_id, &reporters, policy, now)?;
         let measures = sanctions::prior_measures(conn, case.accused_id)?;
@@ -143,8 +142,8 @@ pub fn decide_case(
 /// [`cases::hold_for_decision`].
 fn take_claimed_case(
     conn: &mut DbConnection,
-    case_id: i64,
-    admin_id: i64,
+    case_id: CaseId,
+    admin_id: PlayerId,
     now: NaiveDateTime,
 ) -> Result<CaseRow, DecideError> {
     let held = cases::hold_for_decision(conn, case_id, admin_id, now)?;
@@ -188,7 +187,7 @@ fn evidence_games(
 /// The decision as the policy reads it.
 fn decision(input: &DecisionInput, evidence_games: Vec<GameNumber>) -> Decision {
     Decision {
-        admin: PlayerId(input.admin_id),
+        admin: input.admin_id,
         action: input.action,
         ground: input.ground,
         note: input.note.clone(),
@@ -224,12 +223,12 @@ fn note_to_player(
 fn store_sanction(
     conn: &mut DbConnection,
     valid: &ValidDecision,
-    case_id: i64,
-    admin_id: i64,
+    case_id: CaseId,
+    admin_id: PlayerId,
     note: &Option<String>,
     now: NaiveDateTime,
 ) -> Result<Option<SanctionRow>, DecideError> {
-    let Some(new) = valid.new_sanction(SanctionId(0), to_utc(now)) else {
+    let Some(new) = valid.new_sanction(to_utc(now)) else {
         return Ok(None);
     };
     let note = note.as_deref().unwrap_or_default();
@@ -251,7 +250,7 @@ fn outcome_rank(outcome: ReportOutcome) -> u8 {
 /// decided when its first case is, and keeps the outcome most favourable to its reporter.
 fn settle_entries(
     conn: &mut DbConnection,
-    case_id: i64,
+    case_id: CaseId,
     outcome: ReportOutcome,
     now: NaiveDateTime,
 ) -> Result<(), DecideError> {
@@ -295,8 +294,8 @@ fn log_decision(
         ..LogRefs::default()
     };
     let action = AuditAction::Decision {
-        case: CaseId(case_id),
-        admin: PlayerId(input.admin_id),
+        case: case_id,
+        admin: input.admin_id,
         kind: written.valid.kind,
         ground: written.valid.ground,
         evidence_games: written.valid.evidence_games.clone(),
@@ -305,11 +304,11 @@ fn log_decision(
     let Some(row) = written.sanction else {
         return Ok(());
     };
-    let sanction = row.to_policy()?;
+    let sanction = row.to_policy();
     let action = AuditAction::SanctionCreated {
-        sanction: SanctionId(row.id),
-        case: Some(CaseId(case_id)),
-        player: PlayerId(written.case.accused_id),
+        sanction: row.id,
+        case: Some(case_id),
+        player: written.case.accused_id,
         kind: sanction.kind,
         duration: sanction.duration,
         ends_at: sanction.effective_end(),
@@ -322,9 +321,9 @@ fn log_decision(
 /// Reporters: an unjustified dismissal may earn each a report timeout, stored and logged.
 fn time_out_reporters(
     conn: &mut DbConnection,
-    reporters: &[i64],
+    reporters: &[PlayerId],
     valid: &ValidDecision,
-    case_id: i64,
+    case_id: CaseId,
     policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> Result<Vec<(String, ReportTimeout)>, DecideError> {
@@ -352,7 +351,7 @@ fn time_out_reporters(
             why: Some("too many unjustified reports"),
             ..LogRefs::default()
         };
-        let action = AuditAction::report_timeout(PlayerId(*reporter), &timeout);
+        let action = AuditAction::report_timeout(*reporter, &timeout);
         log_action(conn, now, LogActor::SYSTEM, &action, refs)?;
         timeouts.push((name, timeout));
     }
@@ -362,12 +361,12 @@ fn time_out_reporters(
 /// The accused's history and the reporters' accuracy changed: re-rank their open cases.
 fn rerank_open_cases(
     conn: &mut DbConnection,
-    accused_id: i64,
-    reporters: &[i64],
+    accused_id: PlayerId,
+    reporters: &[PlayerId],
     policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> Result<(), DecideError> {
-    let mut affected: BTreeSet<i64> = cases::open_cases_of(conn, accused_id)?
+    let mut affected: BTreeSet<CaseId> = cases::open_cases_of(conn, accused_id)?
         .into_iter()
         .collect();
     affected.extend(cases::open_cases_reported_by(conn, reporters)?);

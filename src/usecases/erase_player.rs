@@ -25,7 +25,7 @@ pub struct ErasureRequest<'a> {
 /// What an erasure changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Erased {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub pseudonym: String,
     pub games: u64,
     pub chat_lines_deleted: u64,
@@ -123,7 +123,7 @@ fn log_erased(
     conn: &mut DbConnection,
     request: &ErasureRequest<'_>,
     erased: &Erased,
-    (admin_id, admin_name): (i64, &str),
+    (admin_id, admin_name): (PlayerId, &str),
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     let why = replace_name(request.why, request.name, &erased.pseudonym);
@@ -135,8 +135,8 @@ fn log_erased(
             name: Some(admin_name),
         },
         &AuditAction::PlayerErased {
-            player: PlayerId(erased.player_id),
-            admin: PlayerId(admin_id),
+            player: erased.player_id,
+            admin: admin_id,
             games: erased.games,
             chat_lines_deleted: erased.chat_lines_deleted,
             texts_rewritten: erased.texts_rewritten,

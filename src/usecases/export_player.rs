@@ -7,7 +7,7 @@ use chrono::NaiveDateTime;
 use diesel::{Connection, QueryResult};
 
 use crate::conduct::PlayerRecord;
-use crate::moderation::{AuditAction, PlayerId};
+use crate::moderation::AuditAction;
 use crate::store::modlog::{log_action, LogActor, LogRefs};
 use crate::store::player_export::{self, ExportRecords};
 use crate::store::{conduct, players, DbConnection};
@@ -47,9 +47,7 @@ pub fn log_export(
             conn,
             now,
             actor,
-            &AuditAction::PlayerExported {
-                player: PlayerId(player_id),
-            },
+            &AuditAction::PlayerExported { player: player_id },
             LogRefs {
                 subject: Some(name),
                 ..LogRefs::default()

@@ -32,7 +32,7 @@ impl From<DieselError> for FileAppealError {
 /// of bounded length. The unique index on `sanction_id` settles simultaneous appeals.
 pub fn file(
     conn: &mut DbConnection,
-    sanction_id: i64,
+    sanction_id: SanctionId,
     player: &str,
     text: &str,
     policy: &ModerationPolicy,
@@ -41,8 +41,8 @@ pub fn file(
     let (player_id, row) = own_sanction(conn, sanction_id, player)?;
     let earlier = appeals::of_sanction(conn, sanction_id)?;
     let valid = validate_appeal(
-        &row.to_policy()?,
-        PlayerId(player_id),
+        &row.to_policy(),
+        player_id,
         &earlier,
         text,
         to_utc(now),
@@ -59,9 +59,7 @@ pub fn file(
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
             let earlier = appeals::id_of_sanction(conn, sanction_id)?;
             Err(FileAppealError::Problems(vec![
-                AppealProblem::AlreadyAppealed {
-                    appeal: AppealId(earlier),
-                },
+                AppealProblem::AlreadyAppealed { appeal: earlier },
             ]))
         }
         Err(other) => Err(other.into()),
@@ -72,9 +70,9 @@ pub fn file(
 /// sanction.
 fn own_sanction(
     conn: &mut DbConnection,
-    sanction_id: i64,
+    sanction_id: SanctionId,
     player: &str,
-) -> Result<(i64, SanctionRow), FileAppealError> {
+) -> Result<(PlayerId, SanctionRow), FileAppealError> {
     let Some(player_id) = players::find_id(conn, player)? else {
         return Err(FileAppealError::NotFound);
     };
@@ -90,9 +88,9 @@ fn own_sanction(
 /// Logs the appeal as `appeal_filed`, by the player, with its text.
 fn log_filed(
     conn: &mut DbConnection,
-    (player_id, player): (i64, &str),
-    sanction_id: i64,
-    appeal_id: i64,
+    (player_id, player): (PlayerId, &str),
+    sanction_id: SanctionId,
+    appeal_id: AppealId,
     text: &str,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
@@ -104,9 +102,9 @@ fn log_filed(
             name: Some(player),
         },
         &AuditAction::AppealFiled {
-            appeal: AppealId(appeal_id),
-            sanction: SanctionId(sanction_id),
-            appellant: PlayerId(player_id),
+            appeal: appeal_id,
+            sanction: sanction_id,
+            appellant: player_id,
         },
         LogRefs {
             subject: Some(player),

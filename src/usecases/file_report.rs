@@ -70,7 +70,7 @@ impl From<DieselError> for FileError {
 /// A stored filing: the report and whether it merged into an earlier one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Filed {
-    pub report_id: i64,
+    pub report_id: ReportId,
     pub merged: bool,
     pub message_truncated: bool,
 }
@@ -147,7 +147,7 @@ fn check(
 ) -> Result<ValidReport, FileError> {
     let named = NamedFiling {
         reporter: Reporter::Player {
-            player: PlayerId(parties.filer.0),
+            player: parties.filer.0,
         },
         accused: &filing.accused,
         reason: filing.reason,
@@ -236,8 +236,8 @@ impl CheckedReport<'_> {
         let supporting = self.archive_ids(&valid.supporting_games);
         reports::link(conn, report_id, &self.parties.accused, &supporting)?;
         let action = AuditAction::ReportFiled {
-            report: ReportId(report_id),
-            reporter: PlayerId(reporter_id),
+            report: report_id,
+            reporter: reporter_id,
             accused: valid.accused.clone(),
             reason: valid.reason,
             game: valid.game,
@@ -283,7 +283,7 @@ impl CheckedReport<'_> {
             added_accused,
         } = merge;
         let (valid, now) = (self.valid, self.now);
-        let report_id = entry.0;
+        let report_id = entry;
         let before = existing
             .iter()
             .find(|e| e.id == entry)
@@ -295,11 +295,11 @@ impl CheckedReport<'_> {
             .copied()
             .collect();
         reports::update_message(conn, report_id, message.as_deref(), now)?;
-        let new_accused: Vec<(i64, String)> = self
+        let new_accused: Vec<(PlayerId, String)> = self
             .parties
             .accused
             .iter()
-            .filter(|(id, _)| added_accused.contains(&PlayerId(*id)))
+            .filter(|(id, _)| added_accused.contains(id))
             .cloned()
             .collect();
         reports::link(

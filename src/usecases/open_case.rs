@@ -11,11 +11,11 @@ use diesel::prelude::*;
 use super::check_filing::{check_filing, ArchiveFacts, NamedFiling, Parties};
 use super::file_report::FileError;
 use crate::moderation::{
-    AuditAction, ModerationPolicy, PlayerId, ReportId, ReportReason, Reporter, ValidReport,
+    AuditAction, CaseId, ModerationPolicy, ReportId, ReportReason, Reporter, ValidReport,
 };
 use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::reports::{self, FiledBy, NewEntry};
-use crate::store::{cases, enum_name, DbConnection};
+use crate::store::{cases, DbConnection};
 
 /// What an admin files: the accused, the reason, the games (site numbers, the first as the
 /// main game) and the note that says what they saw.
@@ -32,8 +32,8 @@ pub struct AdminFiling {
 /// The stored entry and the case it joined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AdminFiled {
-    pub report_id: i64,
-    pub case_id: i64,
+    pub report_id: ReportId,
+    pub case_id: CaseId,
     /// Whether the entry opened the case (false: it joined the accused's open case).
     pub opened: bool,
 }
@@ -73,7 +73,7 @@ fn check(
 ) -> Result<ValidReport, FileError> {
     let named = NamedFiling {
         reporter: Reporter::Admin {
-            admin: PlayerId(parties.filer.0),
+            admin: parties.filer.0,
         },
         accused: std::slice::from_ref(&filing.accused),
         reason: filing.reason,
@@ -101,8 +101,9 @@ fn store_entry(
         .accused
         .first()
         .map(|(id, _)| *id)
-        .unwrap_or_default();
-    let opened = cases::open_case_id(conn, accused_id, &enum_name(&valid.reason))?.is_none();
+        // A valid filing names its accused.
+        .ok_or(diesel::result::Error::NotFound)?;
+    let opened = cases::open_case_id(conn, accused_id, valid.reason)?.is_none();
     let entry = NewEntry {
         filed_by: FiledBy::Admin(admin_id),
         reason: valid.reason,
@@ -122,9 +123,9 @@ fn store_entry(
         name: Some(&filing.admin),
     };
     let action = AuditAction::AdminEntry {
-        report: ReportId(report_id),
-        admin: PlayerId(admin_id),
-        accused: PlayerId(accused_id),
+        report: report_id,
+        admin: admin_id,
+        accused: accused_id,
         reason: valid.reason,
         games: valid
             .game

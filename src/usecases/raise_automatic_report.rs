@@ -33,7 +33,7 @@ fn file_into_queue(
     report: &NewAutomaticReport<'_>,
     stored: &StoredReport,
     policy: &ModerationPolicy,
-) -> QueryResult<i64> {
+) -> QueryResult<ReportId> {
     let reason: ReportReason = parse_enum(report.reason)?;
     let now = report.created_at;
     let player = conn.transaction(|conn| players::id_or_create(conn, report.player, now))?;
@@ -78,10 +78,10 @@ fn file_into_queue(
 /// (creating their player rows), each once.
 fn accused_ids(
     conn: &mut DbConnection,
-    player: (i64, &str),
+    player: (PlayerId, &str),
     also_accused: &[&str],
     now: NaiveDateTime,
-) -> QueryResult<Vec<(i64, String)>> {
+) -> QueryResult<Vec<(PlayerId, String)>> {
     let mut accused = vec![(player.0, player.1.to_string())];
     for other in also_accused {
         let id = conn.transaction(|conn| players::id_or_create(conn, other, now))?;
@@ -96,10 +96,10 @@ fn accused_ids(
 fn log_filing(
     conn: &mut DbConnection,
     report: &NewAutomaticReport<'_>,
-    report_id: i64,
+    report_id: ReportId,
     reason: ReportReason,
     score: f64,
-    accused: &[(i64, String)],
+    accused: &[(PlayerId, String)],
 ) -> QueryResult<()> {
     let numbers = cases::game_numbers(conn, &[report.game_id])?;
     log_action(
@@ -107,9 +107,9 @@ fn log_filing(
         report.created_at,
         LogActor::SYSTEM,
         &AuditAction::AutomaticReport {
-            report: ReportId(report_id),
+            report: report_id,
             source: report.source.report_source(),
-            accused: accused.iter().map(|(id, _)| PlayerId(*id)).collect(),
+            accused: accused.iter().map(|(id, _)| *id).collect(),
             reason,
             score,
             game: numbers.get(&report.game_id).copied(),

@@ -5,7 +5,7 @@ use std::sync::{Arc, Barrier};
 
 use actix_web::test::TestRequest;
 use arbiter::api::auth::tokens::TokenRole;
-use arbiter::moderation::DEFAULT_POLICY_TOML;
+use arbiter::moderation::{CaseId, PlayerId, DEFAULT_POLICY_TOML};
 use arbiter::store::{self, players};
 use arbiter::usecases::claim_case::{self, ClaimResult};
 use diesel::prelude::*;
@@ -457,7 +457,7 @@ async fn simultaneous_claims_have_exactly_one_winner() {
     let pool = store::connect(&database).expect("pool");
     let policy = app.state.moderation.clone();
     // Admin ids first, so the race is only about the claim.
-    let admins: Vec<(i64, String)> = {
+    let admins: Vec<(PlayerId, String)> = {
         let mut conn = pool.get().expect("connection");
         (0..CLAIMERS)
             .map(|i| {
@@ -476,7 +476,7 @@ async fn simultaneous_claims_have_exactly_one_winner() {
                 scope.spawn(move || {
                     let mut conn = pool.get().expect("own connection");
                     barrier.wait();
-                    claim_case::claim(&mut conn, case, (*id, name), &policy, store::now())
+                    claim_case::claim(&mut conn, CaseId(case), (*id, name), &policy, store::now())
                         .expect("claim")
                 })
             })
@@ -501,7 +501,7 @@ async fn simultaneous_claims_have_exactly_one_winner() {
     assert_eq!(holders.len(), CLAIMERS - 1, "{results:?}");
     assert!(holders.windows(2).all(|w| w[0] == w[1]), "{holders:?}");
     let (_, _, _, _) = case_of(&app, "acc1", "offensive_chat").expect("case");
-    let claimed_by: Option<i64> = {
+    let claimed_by: Option<PlayerId> = {
         use arbiter::store::schema::cases;
         let mut conn = app.state.pool.get().expect("connection");
         cases::table

@@ -3,6 +3,7 @@
 
 use std::cell::Cell;
 
+use arbiter::moderation::CaseId;
 use arbiter::store::modlog::{self, LogActorKind, NewModlogEntry};
 use arbiter::store::schema::{
     appeals, case_reports, cases, decisions, report_accused, report_games, reports, sanctions,
@@ -110,7 +111,9 @@ impl Fixtures {
     }
 
     pub fn player(&self, name: &str) -> i64 {
-        players::id_or_create(&mut self.conn(), name, arbiter::store::now()).expect("player")
+        players::id_or_create(&mut self.conn(), name, arbiter::store::now())
+            .expect("player")
+            .0
     }
 
     pub fn report(&self, report: Report<'_>) -> i64 {
@@ -269,7 +272,7 @@ impl Fixtures {
                 actor,
                 kind,
                 subject,
-                case_id,
+                case_id: case_id.map(CaseId),
                 report_id: None,
                 sanction_id: None,
                 appeal_id: None,

@@ -7,8 +7,7 @@ use std::net::{SocketAddr, TcpListener};
 use std::time::{Duration, Instant};
 
 use arbiter::moderation::{
-    Ground, PlayerId, ReportReason, Sanction, SanctionDuration, SanctionEventKind, SanctionId,
-    SanctionKind,
+    Ground, NewSanction, ReportReason, SanctionDuration, SanctionEventKind, SanctionKind,
 };
 use arbiter::store::{self, players, sanctions, webhook_outbox, webhook_subscriptions, DbPool};
 use chrono::Utc;
@@ -47,16 +46,13 @@ fn ban(pool: &DbPool, count: usize) {
         let now = store::now();
         let player = players::id_or_create(&mut conn, &format!("p{n}"), now).expect("player");
         let admin = players::id_or_create(&mut conn, "mod_anna", now).expect("admin");
-        let sanction = Sanction {
-            id: SanctionId(0),
-            player: PlayerId(player),
+        let sanction = NewSanction {
+            player,
             kind: SanctionKind::ChatBan,
             reason: ReportReason::OffensiveChat,
             ground: Ground::Harassment,
             starts_at: Utc::now(),
             duration: SanctionDuration::hours(24),
-            lifted_at: None,
-            reduced_until: None,
         };
         let id = sanctions::insert(&mut conn, &sanction, None, admin, "test").expect("sanction");
         webhook_outbox::emit(&mut conn, SanctionEventKind::SanctionStarted, id, now)

@@ -9,7 +9,7 @@ use crate::api::error::ApiError;
 use crate::api::player_names::checked_name;
 use crate::api::state::AppState;
 use crate::api::views::notes::NoteView;
-use crate::moderation::validate_note;
+use crate::moderation::{validate_note, CaseId};
 use crate::store;
 use crate::usecases::add_note::{self, AddNoteError};
 
@@ -44,15 +44,21 @@ pub async fn add(
     let note = state
         .write(move |conn| {
             let me = admin_id(conn, &author)?;
-            add_note::add(conn, &player, (me, &author), case_id, &text, store::now()).map_err(
-                |err| match err {
-                    AddNoteError::NoSuchCase(id) => ApiError::NotFound {
-                        code: "case_not_found",
-                        message: format!("No case has id {id}."),
-                    },
-                    AddNoteError::Db(err) => err.into(),
-                },
+            add_note::add(
+                conn,
+                &player,
+                (me, &author),
+                case_id.map(CaseId),
+                &text,
+                store::now(),
             )
+            .map_err(|err| match err {
+                AddNoteError::NoSuchCase(id) => ApiError::NotFound {
+                    code: "case_not_found",
+                    message: format!("No case has id {id}."),
+                },
+                AddNoteError::Db(err) => err.into(),
+            })
         })
         .await?;
     Ok(NoteView::from(note))

@@ -10,7 +10,7 @@ use crate::api::actions::decide_appeal::change_refusal;
 use crate::api::error::ApiError;
 use crate::api::state::AppState;
 use crate::api::views::sanctions::SanctionView;
-use crate::moderation::validate_note;
+use crate::moderation::{validate_note, SanctionId};
 use crate::store;
 use crate::usecases::change_sanction::{self, ChangeSanctionError, SanctionChange};
 
@@ -77,8 +77,8 @@ pub async fn change(
     let name = admin.to_string();
     let row = state
         .write(move |conn| {
-            change_sanction::change(conn, id, &name, change, &note, store::now()).map_err(|err| {
-                match err {
+            change_sanction::change(conn, SanctionId(id), &name, change, &note, store::now())
+                .map_err(|err| match err {
                     ChangeSanctionError::NotFound => ApiError::NotFound {
                         code: "sanction_not_found",
                         message: format!("No sanction has id {id}."),
@@ -89,8 +89,7 @@ pub async fn change(
                         "Another admin changed this sanction meanwhile; read it again.",
                     ),
                     ChangeSanctionError::Db(err) => err.into(),
-                }
-            })
+                })
         })
         .await?;
     state.webhooks_wake.notify_one();

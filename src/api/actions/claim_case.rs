@@ -6,7 +6,7 @@ use crate::api::actions::acting_admin::admin_id;
 use crate::api::error::ApiError;
 use crate::api::state::AppState;
 use crate::api::views::cases::{ClaimOutcomeName, ClaimView, Released};
-use crate::moderation::{ClaimOutcome, Conflict};
+use crate::moderation::{CaseId, ClaimOutcome, Conflict};
 use crate::store;
 use crate::usecases::claim_case::{self, ClaimResult, ReleaseResult};
 
@@ -35,7 +35,7 @@ pub async fn claim(state: &AppState, admin: &str, id: i64) -> Result<ClaimView, 
             let me = admin_id(conn, &name)?;
             Ok::<_, ApiError>(claim_case::claim(
                 conn,
-                id,
+                CaseId(id),
                 (me, &name),
                 &policy,
                 store::now(),
@@ -73,7 +73,12 @@ pub async fn release(state: &AppState, admin: &str, id: i64) -> Result<Released,
     let result = state
         .write(move |conn| {
             let me = admin_id(conn, &name)?;
-            Ok::<_, ApiError>(claim_case::release(conn, id, (me, &name), store::now())?)
+            Ok::<_, ApiError>(claim_case::release(
+                conn,
+                CaseId(id),
+                (me, &name),
+                store::now(),
+            )?)
         })
         .await?;
     match result {

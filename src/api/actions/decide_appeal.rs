@@ -10,7 +10,8 @@ use crate::api::error::ApiError;
 use crate::api::state::AppState;
 use crate::api::views::appeals::{AppealDecided, AppealView};
 use crate::api::views::sanctions::SanctionView;
-use crate::moderation::{AppealConflict, AppealDecisionProblem};
+use crate::api::wire_enums::wire_name;
+use crate::moderation::{AppealConflict, AppealDecisionProblem, AppealId};
 use crate::store;
 use crate::usecases::decide_appeal::{self, AppealAnswer, DecideAppealError};
 
@@ -74,7 +75,7 @@ pub async fn decide(
             let me = admin_id(conn, &name)?;
             decide_appeal::decide(
                 conn,
-                id,
+                AppealId(id),
                 (me, &name),
                 answer,
                 note.as_deref(),
@@ -98,7 +99,7 @@ fn decide_error(id: i64, err: DecideAppealError) -> ApiError {
         }
         DecideAppealError::AlreadyDecided { status } => ApiError::Conflict {
             code: "appeal_decided",
-            message: format!("Appeal {id} is already decided ({status})."),
+            message: format!("Appeal {id} is already decided ({}).", wire_name(&status)),
             details: json!({ "status": status }),
         },
         DecideAppealError::Conflict(AppealConflict::OwnSanction) => ApiError::Refused {

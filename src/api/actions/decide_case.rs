@@ -12,7 +12,7 @@ use crate::api::state::AppState;
 use crate::api::views::cases::{DecisionView, TimeoutView};
 use crate::api::views::sanctions::SanctionView;
 use crate::moderation::{
-    DecisionAction, DecisionProblem, GameNumber, Ground, SanctionDuration, SanctionKind,
+    CaseId, DecisionAction, DecisionProblem, GameNumber, Ground, SanctionDuration, SanctionKind,
     GAME_NUMBER_RULE,
 };
 use crate::store::{self, to_utc};
@@ -154,7 +154,8 @@ pub async fn decide(
                 evidence_games: body.evidence_games,
                 preset,
             };
-            decide_case(conn, id, &input, &policy, store::now()).map_err(|e| decide_error(id, e))
+            decide_case(conn, CaseId(id), &input, &policy, store::now())
+                .map_err(|e| decide_error(id, e))
         })
         .await?;
     state.webhooks_wake.notify_one();
@@ -164,7 +165,7 @@ pub async fn decide(
 fn decision_view(decided: Decided) -> Result<DecisionView, ApiError> {
     Ok(DecisionView {
         decision_id: decided.decision_id,
-        case_id: decided.case_id,
+        case_id: decided.case_id.0,
         accused: decided.accused,
         kind: decided.kind,
         ground: decided.ground,

@@ -61,8 +61,8 @@ pub async fn open(
         })
         .await?;
     Ok(AdminEntryView {
-        case_id: filed.case_id,
-        report_id: filed.report_id,
+        case_id: filed.case_id.0,
+        report_id: filed.report_id.0,
         opened: filed.opened,
     })
 }

@@ -14,6 +14,7 @@ use crate::api::pagination::{
 use crate::api::state::AppState;
 use crate::api::statuses::AppealStatusFilter;
 use crate::api::views::appeals::QueuedAppeal;
+use crate::moderation::AppealStatus;
 use crate::store::appeals;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -42,12 +43,12 @@ fn decode_appeal_cursor(cursor: &str) -> Result<(NaiveDateTime, i64), ApiError> 
 }
 
 /// The stored status `status` asks for; `None` for every status.
-fn status_filter(status: Option<&str>) -> Result<Option<&'static str>, ApiError> {
+fn status_filter(status: Option<&str>) -> Result<Option<AppealStatus>, ApiError> {
     match status {
-        None | Some("open") => Ok(Some("open")),
-        Some("upheld") => Ok(Some("upheld")),
-        Some("reduced") => Ok(Some("reduced")),
-        Some("lifted") => Ok(Some("lifted")),
+        None | Some("open") => Ok(Some(AppealStatus::Open)),
+        Some("upheld") => Ok(Some(AppealStatus::Upheld)),
+        Some("reduced") => Ok(Some(AppealStatus::Reduced)),
+        Some("lifted") => Ok(Some(AppealStatus::Lifted)),
         Some("all") => Ok(None),
         Some(_) => Err(invalid_query(
             "status",
@@ -74,7 +75,7 @@ pub async fn read_appeals(
     let more = rows.len() > limit;
     rows.truncate(limit);
     let next_cursor = match rows.last() {
-        Some(r) if more => Some(appeal_cursor(r.appeal.filed_at, r.appeal.id)),
+        Some(r) if more => Some(appeal_cursor(r.appeal.filed_at, r.appeal.id.0)),
         _ => None,
     };
     Ok(Page {

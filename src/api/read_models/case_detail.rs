@@ -9,7 +9,7 @@ use crate::api::read_models::conduct::admin_record;
 use crate::api::state::AppState;
 use crate::api::views::queue::CaseDetailView;
 use crate::conduct::ConductPolicy;
-use crate::moderation::ModerationPolicy;
+use crate::moderation::{CaseId, ModerationPolicy};
 use crate::store::{case_evidence, player_notes, to_utc, DbConnection};
 
 /// Notes on the accused shown in a case.
@@ -33,7 +33,7 @@ pub fn case_detail(
     now: NaiveDateTime,
     policies: CasePolicies<'_>,
 ) -> Result<Option<CaseDetailView>, ApiError> {
-    let Some(evidence) = case_evidence::case_evidence(conn, id)? else {
+    let Some(evidence) = case_evidence::case_evidence(conn, CaseId(id))? else {
         return Ok(None);
     };
     let conduct = admin_record(conn, &evidence.accused, to_utc(now), policies.conduct)?;

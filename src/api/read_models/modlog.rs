@@ -11,7 +11,7 @@ use crate::api::pagination::{IdPage, Page};
 use crate::api::state::AppState;
 use crate::api::views::modlog::ModlogEntryView;
 use crate::api::wire_enums::ModlogKind;
-use crate::moderation::AuditAction;
+use crate::moderation::{AuditAction, CaseId};
 use crate::store::modlog::{self, ModlogFilter};
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -62,7 +62,7 @@ impl ModlogQuery {
             kind: self.kind,
             since,
             until,
-            case_id: self.case_id,
+            case_id: self.case_id.map(CaseId),
         })
     }
 }

@@ -4,6 +4,7 @@ use crate::api::error::ApiError;
 use crate::api::pagination::{IdPage, Page};
 use crate::api::state::AppState;
 use crate::api::views::notes::NoteView;
+use crate::moderation::NoteId;
 use crate::store::player_notes;
 use crate::store::DbConnection;
 
@@ -13,8 +14,9 @@ pub fn player_notes(
     player: &str,
     page: IdPage,
 ) -> Result<Page<NoteView>, ApiError> {
-    let rows = player_notes::of_player(conn, player, page.after_id, page.fetch_limit())?;
-    Ok(Page::from_rows(rows, page, |n| n.id, NoteView::from))
+    let rows =
+        player_notes::of_player(conn, player, page.after_id.map(NoteId), page.fetch_limit())?;
+    Ok(Page::from_rows(rows, page, |n| n.id.0, NoteView::from))
 }
 
 /// `player_notes` on a pooled connection.

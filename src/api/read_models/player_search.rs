@@ -48,9 +48,9 @@ fn decoded(cursor: &str) -> Result<(String, String), ApiError> {
 fn view(found: PlayerFound) -> Result<PlayerFoundView, ApiError> {
     let mut in_force = Vec::with_capacity(found.in_force.len());
     for row in found.in_force {
-        let sanction = row.to_policy()?;
+        let sanction = row.to_policy();
         in_force.push(SanctionInForce {
-            id: row.id,
+            id: row.id.0,
             kind: sanction.kind,
             ends_at: sanction.effective_end(),
         });

@@ -13,6 +13,7 @@ use crate::api::pagination::{
 use crate::api::state::AppState;
 use crate::api::statuses::CaseStatusFilter;
 use crate::api::views::queue::{CaseListItem, CasePage};
+use crate::moderation::CaseId;
 use crate::moderation::{max_age_points, priority_with_age, ModerationPolicy, ReportReason};
 use crate::store::queue::{self, QueueFilter, QueueKey, Ranking, StatusFilter};
 use crate::store::{to_utc, DbConnection};
@@ -50,7 +51,7 @@ impl QueueCursor {
             key: QueueKey {
                 priority,
                 opened_at: from_micros_field(&opened_at)?,
-                id: id.parse().map_err(|_| invalid_cursor())?,
+                id: CaseId(id.parse().map_err(|_| invalid_cursor())?),
             },
         })
     }
@@ -197,7 +198,7 @@ mod tests {
             key: QueueKey {
                 priority: 41.234_567_891_234_5,
                 opened_at: at(1_779_000_000),
-                id: 77,
+                id: CaseId(77),
             },
         };
         assert_eq!(QueueCursor::decode(&cursor.encode()).ok(), Some(cursor));

@@ -11,9 +11,9 @@ use crate::api::pagination::{IdPage, Page};
 use crate::api::state::AppState;
 use crate::api::statuses::SanctionStatusFilter;
 use crate::api::views::sanction_listing::SanctionListingView;
-use crate::moderation::SanctionKind;
+use crate::moderation::{SanctionId, SanctionKind};
 use crate::store::sanction_listing::{self, SanctionFilter};
-use crate::store::{enum_name, to_utc, DbConnection};
+use crate::store::{to_utc, DbConnection};
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -38,7 +38,7 @@ impl SanctionListQuery {
         let kind = self
             .kind
             .as_deref()
-            .map(|text| query_enum("kind", text, &SanctionKind::ALL).map(|k| enum_name(&k)))
+            .map(|text| query_enum("kind", text, &SanctionKind::ALL))
             .transpose()?;
         let in_force_at = match self.status.as_deref() {
             None | Some("in_force") => Some(now),
@@ -67,11 +67,16 @@ pub fn sanctions_page(
     now: NaiveDateTime,
     appeal_window_days: u32,
 ) -> Result<Page<SanctionListingView>, ApiError> {
-    let rows = sanction_listing::page(conn, filter, page.after_id, page.fetch_limit())?;
+    let rows = sanction_listing::page(
+        conn,
+        filter,
+        page.after_id.map(SanctionId),
+        page.fetch_limit(),
+    )?;
     Page::try_from_rows(
         rows,
         page,
-        |row| row.sanction.id,
+        |row| row.sanction.id.0,
         |row| SanctionListingView::new(row, to_utc(now), appeal_window_days),
     )
 }

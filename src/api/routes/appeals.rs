@@ -12,7 +12,7 @@ use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::json::ApiJson;
 use crate::api::state::AppState;
 use crate::api::views::appeals::{AppealDecided, AppealView};
-use crate::moderation::AppealProblem;
+use crate::moderation::{AppealProblem, SanctionId};
 use crate::store::{self};
 use crate::usecases::file_appeal::{self, FileAppealError};
 
@@ -51,8 +51,15 @@ pub async fn file_appeal(
     let text = body.into_inner().text;
     let appeal = state
         .write(move |conn| {
-            file_appeal::file(conn, id, &player.player, &text, &policy, store::now())
-                .map_err(|e| file_error(id, e))
+            file_appeal::file(
+                conn,
+                SanctionId(id),
+                &player.player,
+                &text,
+                &policy,
+                store::now(),
+            )
+            .map_err(|e| file_error(id, e))
         })
         .await?;
     Ok(HttpResponse::Created().json(AppealView::from_row(appeal)?))

@@ -13,7 +13,7 @@ use crate::api::pagination::{Page, PageQuery};
 use crate::api::player_names::check_player_name;
 use crate::api::state::AppState;
 use crate::api::views::reports::{FiledReport, ReportView};
-use crate::moderation::ReportReason;
+use crate::moderation::{ReportId, ReportReason};
 use crate::store::{self, reports};
 use crate::usecases::file_report::{file_report as file, Filing};
 
@@ -111,13 +111,18 @@ pub async fn my_reports(
     let page = page.by_id()?;
     let rows = state
         .read(move |conn| {
-            reports::own_page(conn, &player.player, page.after_id, page.fetch_limit())
+            reports::own_page(
+                conn,
+                &player.player,
+                page.after_id.map(ReportId),
+                page.fetch_limit(),
+            )
         })
         .await?;
     Ok(web::Json(Page::try_from_rows(
         rows,
         page,
-        |r| r.id,
+        |r| r.id.0,
         ReportView::from_own,
     )?))
 }

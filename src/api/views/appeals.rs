@@ -8,7 +8,6 @@ use utoipa::ToSchema;
 use crate::api::error::ApiError;
 use crate::api::statuses::AppealStatus;
 use crate::api::views::sanctions::{SanctionRecordView, SanctionView};
-use crate::api::wire_enums::stored;
 use crate::store::appeals::{AppealListing, AppealRow};
 use crate::store::to_utc;
 
@@ -26,11 +25,11 @@ pub struct AppealView {
 impl AppealView {
     pub fn from_row(row: AppealRow) -> Result<AppealView, ApiError> {
         Ok(AppealView {
-            id: row.id,
-            sanction_id: row.sanction_id,
+            id: row.id.0,
+            sanction_id: row.sanction_id.0,
             text: row.text,
             filed_at: to_utc(row.filed_at),
-            status: stored("appeal status", &row.status)?,
+            status: row.status,
             decided_at: row.decided_at.map(to_utc),
         })
     }
@@ -66,11 +65,11 @@ impl QueuedAppeal {
         }: AppealListing,
     ) -> Result<QueuedAppeal, ApiError> {
         Ok(QueuedAppeal {
-            id: appeal.id,
+            id: appeal.id.0,
             player,
             text: appeal.text,
             filed_at: to_utc(appeal.filed_at),
-            status: stored("appeal status", &appeal.status)?,
+            status: appeal.status,
             decided_at: appeal.decided_at.map(to_utc),
             note: appeal.note,
             sanction: SanctionRecordView::from_row(sanction)?,

@@ -24,10 +24,10 @@ pub struct NoteView {
 impl From<NoteListing> for NoteView {
     fn from(note: NoteListing) -> Self {
         NoteView {
-            id: note.id,
+            id: note.id.0,
             player: note.player,
             author: note.author,
-            case_id: note.case_id,
+            case_id: note.case_id.map(|id| id.0),
             text: note.text,
             created_at: to_utc(note.created_at),
         }

@@ -71,10 +71,10 @@ impl CaseListItem {
     ) -> Result<CaseListItem, ApiError> {
         let age = age_points(to_utc(case.opened_at), to_utc(now), policy);
         Ok(CaseListItem {
-            id: case.id,
+            id: case.id.0,
             accused,
-            reason: stored("case reason", &case.reason)?,
-            status: stored("case status", &case.status)?,
+            reason: case.reason,
+            status: case.status,
             priority: PriorityView {
                 total: case.priority_base + age,
                 base: case.priority_base,
@@ -189,9 +189,9 @@ impl EntryView {
     ) -> Result<EntryView, ApiError> {
         let report = entry.report;
         Ok(EntryView {
-            report_id: report.id,
-            source: stored("report source", &report.source)?,
-            reason: stored("report reason", &report.reason)?,
+            report_id: report.id.0,
+            source: report.source,
+            reason: report.reason,
             reporter: entry
                 .reporter
                 .zip(entry.reporter_record)
@@ -209,10 +209,7 @@ impl EntryView {
                 score: a.score,
                 game_id: a.game_id,
             }),
-            outcome: report
-                .outcome
-                .map(|o| stored("report outcome", &o))
-                .transpose()?,
+            outcome: report.outcome,
         })
     }
 }
@@ -319,15 +316,12 @@ pub struct EarlierCaseView {
 impl EarlierCaseView {
     fn from_evidence(earlier: EarlierCase) -> Result<EarlierCaseView, ApiError> {
         Ok(EarlierCaseView {
-            id: earlier.case.id,
-            reason: stored("case reason", &earlier.case.reason)?,
-            status: stored("case status", &earlier.case.status)?,
+            id: earlier.case.id.0,
+            reason: earlier.case.reason,
+            status: earlier.case.status,
             opened_at: to_utc(earlier.case.opened_at),
             decided_at: earlier.case.decided_at.map(to_utc),
-            decision: earlier
-                .decision
-                .map(|d| stored("decision kind", &d))
-                .transpose()?,
+            decision: earlier.decision,
         })
     }
 }

@@ -6,7 +6,6 @@ use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
 use crate::api::statuses::ReportStatus;
-use crate::api::wire_enums::stored;
 use crate::moderation::{ReportOutcome, ReportReason};
 use crate::store::reports::OwnReport;
 use crate::store::to_utc;
@@ -33,7 +32,7 @@ pub struct ReportView {
 impl ReportView {
     pub fn from_own(r: OwnReport) -> Result<ReportView, ApiError> {
         Ok(ReportView {
-            id: r.id,
+            id: r.id.0,
             reason: r.reason,
             accused: r.accused,
             game: r.game,
@@ -46,11 +45,7 @@ impl ReportView {
             } else {
                 ReportStatus::Open
             },
-            outcome: r
-                .outcome
-                .as_deref()
-                .map(|o| stored("report outcome", o))
-                .transpose()?,
+            outcome: r.outcome,
             decided_at: r.decided_at.map(to_utc),
         })
     }

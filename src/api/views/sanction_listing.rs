@@ -34,8 +34,7 @@ impl SanctionListingView {
         now: DateTime<Utc>,
         appeal_window_days: u32,
     ) -> Result<Self, ApiError> {
-        let policy = listing.sanction.to_policy().ok();
-        let in_force = policy.as_ref().is_some_and(|s| s.is_active(now));
+        let in_force = listing.sanction.to_policy().is_active(now);
         let lifted = listing.sanction.lifted_at.is_some();
         let window_end =
             to_utc(listing.sanction.starts_at) + TimeDelta::days(i64::from(appeal_window_days));

@@ -29,10 +29,10 @@ pub struct SanctionView {
 
 impl SanctionView {
     pub fn from_row(row: SanctionRow) -> Result<SanctionView, ApiError> {
-        let sanction = row.to_policy()?;
+        let sanction = row.to_policy();
         Ok(SanctionView {
-            id: row.id,
-            case_id: row.case_id,
+            id: row.id.0,
+            case_id: row.case_id.map(|id| id.0),
             kind: sanction.kind,
             reason: sanction.reason,
             ground: sanction.ground,
@@ -63,13 +63,13 @@ pub struct SanctionRecordView {
 
 impl SanctionRecordView {
     pub fn from_row(row: SanctionRow) -> Result<SanctionRecordView, ApiError> {
-        let sanction = row.to_policy()?;
+        let sanction = row.to_policy();
         Ok(SanctionRecordView {
-            id: row.id,
+            id: row.id.0,
             kind: sanction.kind,
             reason: sanction.reason,
             ground: sanction.ground,
-            case_id: row.case_id,
+            case_id: row.case_id.map(|id| id.0),
             starts_at: to_utc(row.starts_at),
             ends_at: row.ends_at.map(to_utc),
             reduced_until: row.reduced_until.map(to_utc),

@@ -5,7 +5,6 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use crate::conduct::{self, ConductPolicy, PlayerRecord};
-use crate::moderation::PlayerId;
 use crate::store::connection::DbConnection;
 use crate::store::players;
 use crate::store::schema::conduct_records;
@@ -35,7 +34,7 @@ pub(super) fn create(
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     let player_id = players::id_or_create(conn, player, now)?;
-    let empty = PlayerRecord::new(PlayerId(player_id), &policy.record);
+    let empty = PlayerRecord::new(player_id, &policy.record);
     on_backend!(conn, c => diesel::insert_into(conduct_records::table)
         .values((
             conduct_records::player.eq(player),
