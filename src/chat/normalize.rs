@@ -12,6 +12,7 @@
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
+use super::common_pairs_table::is_common_pair;
 use super::confusables_table::CONFUSABLES;
 
 /// The character written into the matching form for a censoring character.
@@ -663,95 +664,6 @@ fn is_fragment(word: &str) -> bool {
         }
         _ => false,
     }
-}
-
-/// Two-letter words and chat abbreviations that are words on their own.
-fn is_common_pair(word: &str) -> bool {
-    matches!(
-        word,
-        "am" | "an"
-            | "as"
-            | "at"
-            | "be"
-            | "by"
-            | "do"
-            | "go"
-            | "he"
-            | "hi"
-            | "if"
-            | "in"
-            | "is"
-            | "it"
-            | "me"
-            | "my"
-            | "no"
-            | "of"
-            | "oh"
-            | "ok"
-            | "on"
-            | "or"
-            | "so"
-            | "to"
-            | "up"
-            | "us"
-            | "we"
-            | "ya"
-            | "ye"
-            | "yo"
-            | "ur"
-            | "gg"
-            | "wp"
-            | "gl"
-            | "hf"
-            | "ty"
-            | "np"
-            | "gj"
-            | "xd"
-            | "ez"
-            | "ff"
-            | "bb"
-            | "kk"
-            | "rn"
-            | "tf"
-            | "da"
-            | "de"
-            | "la"
-            | "le"
-            | "el"
-            | "en"
-            | "es"
-            | "et"
-            | "il"
-            | "je"
-            | "tu"
-            | "un"
-            | "nu"
-            | "ha"
-            | "eh"
-            | "uh"
-            | "mm"
-            | "hm"
-            | "ah"
-            | "im"
-            | "id"
-            | "iu"
-            | "ai"
-            | "ay"
-            | "ad"
-            | "ag"
-            | "ar"
-            | "aw"
-            | "ow"
-            | "ou"
-            | "ei"
-            | "ja"
-            | "si"
-            | "na"
-            | "ne"
-            | "ni"
-            | "ta"
-            | "te"
-    )
 }
 
 /// The letters of a pending token, for the fragment test (short words only).
