@@ -160,8 +160,16 @@ pub(crate) struct Cues {
 
 impl Cues {
     pub fn new(names: &CueNames) -> Cues {
+        let mut cues = Cues::named(names);
+        cues.board_words = cues.piece | cues.seat | cues.check;
+        cues.trigger = cues.triggers();
+        cues
+    }
+
+    /// The bit of every cue set, by its name in the cue file.
+    fn named(names: &CueNames) -> Cues {
         let b = |n: &str| names.bit(n);
-        let mut cues = Cues {
+        Cues {
             points: b("points"),
             give: b("give"),
             let_: b("let"),
@@ -214,34 +222,36 @@ impl Cues {
             free: b("free"),
             trigger: 0,
             board_words: 0,
-        };
-        cues.board_words = cues.piece | cues.seat | cues.check;
-        cues.trigger = cues.points
-            | cues.give
-            | cues.let_
-            | cues.letus
-            | cues.take
-            | cues.need
-            | cues.piece
-            | cues.attack
-            | cues.check
-            | cues.state
-            | cues.defend
-            | cues.support
-            | cues.turn
-            | cues.resign
-            | cues.team
-            | cues.versus
-            | cues.leave
-            | cues.seat
-            | cues.move_
-            | cues.yours
-            | cues.pact
-            | cues.announce
-            | cues.look
-            | cues.can
-            | cues.blunder;
-        cues
+        }
+    }
+
+    /// The cues that can start a violation.
+    fn triggers(&self) -> u64 {
+        self.points
+            | self.give
+            | self.let_
+            | self.letus
+            | self.take
+            | self.need
+            | self.piece
+            | self.attack
+            | self.check
+            | self.state
+            | self.defend
+            | self.support
+            | self.turn
+            | self.resign
+            | self.team
+            | self.versus
+            | self.leave
+            | self.seat
+            | self.move_
+            | self.yours
+            | self.pact
+            | self.announce
+            | self.look
+            | self.can
+            | self.blunder
     }
 }
 
@@ -435,13 +445,37 @@ pub(crate) fn classify(
     mentions: &[Mention],
     verdict: Option<&PositionVerdict>,
 ) -> FfaOutcome {
-    let has_move_mention = mentions.iter().any(|m| {
+    if line_cues & c.trigger == 0 && !has_move_mention(mentions) {
+        return neutral();
+    }
+    if let Some(span) = bare_check(line, cues, c) {
+        return announcement(span, verdict);
+    }
+    let set_aside = sort_clauses(scratch, c, line, text, cues, mentions);
+    let view = View {
+        line,
+        cues,
+        c,
+        live: scratch.live.as_slice(),
+        clause_of: scratch.clause_of.as_slice(),
+    };
+    match find_violation(&view, mentions, set_aside.pact) {
+        Some(found) => violation(found, view.span(found.3), verdict),
+        None => allowed_talk(line, &set_aside, verdict),
+    }
+}
+
+fn has_move_mention(mentions: &[Mention]) -> bool {
+    mentions.iter().any(|m| {
         matches!(
             m.kind,
             MentionKind::Move { .. } | MentionKind::Castle { .. } | MentionKind::MateIn { .. }
         )
-    });
-    let neutral = FfaOutcome {
+    })
+}
+
+fn neutral() -> FfaOutcome {
+    FfaOutcome {
         class: FfaClass::Neutral,
         rule: "ffa:neutral",
         explanation: "nothing about other players' decisions",
@@ -449,38 +483,42 @@ pub(crate) fn classify(
         report_worthy: false,
         norm_span: (0, 0),
         evidence: None,
-    };
-    if line_cues & c.trigger == 0 && !has_move_mention {
-        return neutral;
     }
-    if let Some(span) = bare_check(line, cues, c) {
-        return announcement(span, verdict);
-    }
+}
 
-    // Clauses: split at punctuation and at "but".
+/// What the clause pass set aside: the first clause about a past move, the first turn
+/// reminder, and a pact question among the live tokens.
+struct SetAside {
+    past_move_clause: Option<Clause>,
+    turn_clause: Option<Clause>,
+    /// Positions in the live tokens of the pact word.
+    pact: Option<(usize, usize)>,
+}
+
+/// Splits the line into clauses and keeps the tokens of the clauses that are neither about
+/// the past nor turn reminders as the live tokens (`scratch.live`, `scratch.clause_of`).
+fn sort_clauses(
+    scratch: &mut FfaScratch,
+    c: &Cues,
+    line: &NormalizedLine,
+    text: &str,
+    cues: &[u64],
+    mentions: &[Mention],
+) -> SetAside {
     let FfaScratch {
         clauses,
         live,
         clause_of,
     } = scratch;
-    clauses.clear();
+    split_clauses(line, clauses);
     live.clear();
     clause_of.clear();
-    for (i, token) in line.tokens.iter().enumerate() {
-        let word = line.token_text(token);
-        if i == 0 || token.after_clause_break || word == "but" {
-            clauses.push(Clause {
-                start: i,
-                end: i + 1,
-            });
-        } else if let Some(last) = clauses.last_mut() {
-            last.end = i + 1;
-        }
-    }
     let move_content = c.piece | c.check | c.seat | c.state | c.take | c.attack | c.move_;
-    let mut past_move_clause = None;
-    let mut turn_clause = None;
-    let mut pact = None;
+    let mut set_aside = SetAside {
+        past_move_clause: None,
+        turn_clause: None,
+        pact: None,
+    };
     for (index, clause) in clauses.iter().enumerate() {
         let bits =
             (clause.start..clause.end).fold(0u64, |acc, t| acc | cues.get(t).copied().unwrap_or(0));
@@ -492,94 +530,127 @@ pub(crate) fn classify(
         let past = bits & c.past != 0 || counterfactual(line, cues, c, clause);
         if past {
             if bits & (move_content | c.blunder) != 0 || mention_here {
-                past_move_clause.get_or_insert(*clause);
+                set_aside.past_move_clause.get_or_insert(*clause);
             }
             continue;
         }
-        let turn = ((bits & c.turn != 0
-            || (bits & c.you != 0 && bits & c.move_ != 0 && bits & c.take == 0))
-            && bits & (c.piece | c.check | c.state | c.attack | c.points) == 0)
-            || (!mention_here && bare_move_command(cues, c, clause, bits));
-        if turn {
-            turn_clause.get_or_insert(*clause);
+        if is_turn_reminder(cues, c, clause, bits, mention_here) {
+            set_aside.turn_clause.get_or_insert(*clause);
             continue;
         }
-        if pact.is_none() {
+        if set_aside.pact.is_none() {
             if let Some(k) = pact_question(text, line, cues, c, clause) {
-                pact = Some((live.len() + k, live.len() + k + 1));
+                set_aside.pact = Some((live.len() + k, live.len() + k + 1));
             }
         }
         live.extend(clause.start..clause.end);
         let index = u16::try_from(index).unwrap_or(u16::MAX);
         clause_of.extend(std::iter::repeat_n(index, clause.end - clause.start));
     }
-    let view = View {
-        line,
-        cues,
-        c,
-        live: live.as_slice(),
-        clause_of: clause_of.as_slice(),
-    };
+    set_aside
+}
 
-    let found = find_violation(&view, mentions, pact);
-    match found {
-        Some((class, rule, explanation, span)) => {
-            let mut outcome = FfaOutcome {
-                class,
-                rule,
-                explanation,
-                severity: if class == FfaClass::ResignOrClaim {
-                    Severity::Low
-                } else {
-                    Severity::High
-                },
-                report_worthy: class != FfaClass::ResignOrClaim,
-                norm_span: view.span(span),
-                evidence: None,
-            };
-            if let Some(verdict) = verdict {
-                apply_verdict(&mut outcome, verdict);
-            }
-            outcome
-        }
-        None => {
-            if let Some(clause) = turn_clause {
-                return FfaOutcome {
-                    class: FfaClass::TurnReminder,
-                    rule: "ffa:turn_reminder",
-                    explanation: "a turn reminder is allowed",
-                    norm_span: clause_span(line, &clause),
-                    ..neutral
-                };
-            }
-            if let Some(clause) = past_move_clause {
-                let mut outcome = FfaOutcome {
-                    class: FfaClass::PastMoveDiscussion,
-                    rule: "ffa:past_move",
-                    explanation: "talk about a move that can no longer be changed is allowed",
-                    norm_span: clause_span(line, &clause),
-                    ..neutral
-                };
-                // "the queen was hanging" while it still hangs is pointing it out.
-                if let Some(verdict) = verdict {
-                    if verdict.piece_hanging == Some(true)
-                        || verdict.move_legal_for_other == Some(true)
-                    {
-                        outcome.class = FfaClass::MoveSuggestion;
-                        outcome.rule = "ffa:past_tense_but_still_relevant";
-                        outcome.explanation =
-                            "phrased as the past, but the position shows it still matters";
-                        outcome.severity = Severity::Medium;
-                        outcome.report_worthy = true;
-                        outcome.evidence =
-                            Some(verdict.evidence("the mentioned piece or move is still live"));
-                    }
-                }
-                return outcome;
-            }
-            neutral
+/// Clauses: split at punctuation and at "but".
+fn split_clauses(line: &NormalizedLine, clauses: &mut Vec<Clause>) {
+    clauses.clear();
+    for (i, token) in line.tokens.iter().enumerate() {
+        let word = line.token_text(token);
+        if i == 0 || token.after_clause_break || word == "but" {
+            clauses.push(Clause {
+                start: i,
+                end: i + 1,
+            });
+        } else if let Some(last) = clauses.last_mut() {
+            last.end = i + 1;
         }
     }
+}
+
+/// "your turn", "you move" (no piece, check, threat or points named), or a bare command to
+/// move that names no move.
+fn is_turn_reminder(
+    cues: &[u64],
+    c: &Cues,
+    clause: &Clause,
+    bits: u64,
+    mention_here: bool,
+) -> bool {
+    ((bits & c.turn != 0 || (bits & c.you != 0 && bits & c.move_ != 0 && bits & c.take == 0))
+        && bits & (c.piece | c.check | c.state | c.attack | c.points) == 0)
+        || (!mention_here && bare_move_command(cues, c, clause, bits))
+}
+
+/// The outcome of a rule violation, raised or lowered by the position verdict.
+fn violation(
+    (class, rule, explanation, _): Found,
+    norm_span: (usize, usize),
+    verdict: Option<&PositionVerdict>,
+) -> FfaOutcome {
+    let mut outcome = FfaOutcome {
+        class,
+        rule,
+        explanation,
+        severity: if class == FfaClass::ResignOrClaim {
+            Severity::Low
+        } else {
+            Severity::High
+        },
+        report_worthy: class != FfaClass::ResignOrClaim,
+        norm_span,
+        evidence: None,
+    };
+    if let Some(verdict) = verdict {
+        apply_verdict(&mut outcome, verdict);
+    }
+    outcome
+}
+
+/// No violation: a turn reminder, talk about a past move, or nothing at all.
+fn allowed_talk(
+    line: &NormalizedLine,
+    set_aside: &SetAside,
+    verdict: Option<&PositionVerdict>,
+) -> FfaOutcome {
+    if let Some(clause) = set_aside.turn_clause {
+        return FfaOutcome {
+            class: FfaClass::TurnReminder,
+            rule: "ffa:turn_reminder",
+            explanation: "a turn reminder is allowed",
+            norm_span: clause_span(line, &clause),
+            ..neutral()
+        };
+    }
+    if let Some(clause) = set_aside.past_move_clause {
+        return past_move_talk(line, &clause, verdict);
+    }
+    neutral()
+}
+
+/// Talk about a past move, unless the position shows it still matters: "the queen was
+/// hanging" while it still hangs is pointing it out.
+fn past_move_talk(
+    line: &NormalizedLine,
+    clause: &Clause,
+    verdict: Option<&PositionVerdict>,
+) -> FfaOutcome {
+    let mut outcome = FfaOutcome {
+        class: FfaClass::PastMoveDiscussion,
+        rule: "ffa:past_move",
+        explanation: "talk about a move that can no longer be changed is allowed",
+        norm_span: clause_span(line, clause),
+        ..neutral()
+    };
+    if let Some(verdict) = verdict {
+        if verdict.piece_hanging == Some(true) || verdict.move_legal_for_other == Some(true) {
+            outcome.class = FfaClass::MoveSuggestion;
+            outcome.rule = "ffa:past_tense_but_still_relevant";
+            outcome.explanation = "phrased as the past, but the position shows it still matters";
+            outcome.severity = Severity::Medium;
+            outcome.report_worthy = true;
+            outcome.evidence = Some(verdict.evidence("the mentioned piece or move is still live"));
+        }
+    }
+    outcome
 }
 
 /// A line that is only a check: "check", "check!", "CHECK", "double check", "checkmate",
