@@ -324,6 +324,11 @@ impl View<'_> {
             .find(|&j| self.at(j) & bits != 0)
     }
 
+    /// The live token before position `i` negates it ("don't take").
+    fn negated_before(&self, i: usize) -> bool {
+        i > 0 && self.at(i - 1) & self.c.neg != 0
+    }
+
     /// `i` is the last live token of its clause.
     fn ends_clause(&self, i: usize) -> bool {
         i + 1 >= self.live.len() || !self.same_clause(i, i + 1)
@@ -856,63 +861,84 @@ fn find_violation(
 }
 
 fn find_offering(v: &View<'_>) -> Option<Found> {
+    offer_you_can_have(v)
+        .or_else(|| offer_i_will_give(v))
+        .or_else(|| offer_take(v))
+        .or_else(|| offer_handing_over(v))
+        .or_else(|| offer_deal(v))
+}
+
+/// "you can have my rook", "you can take my queen", "you can have 2nd", "u can have it".
+fn offer_you_can_have(v: &View<'_>) -> Option<Found> {
     let c = v.c;
-    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
-    // "you can have my rook", "you can take my queen", "you can have 2nd", "u can have it".
-    if let Some(s) = v.near(&[c.you, c.can, c.have | c.take], 2) {
-        let verb = s.1 - 1;
-        if let Some(m) = v.ahead(verb, 2, c.me) {
-            if v.owned(m) {
-                return Some(offering(
-                    "ffa:offer_you_can_have_mine",
-                    "offers own material or points to another player",
-                    (s.0, m + 1),
-                ));
-            }
-        }
-        if v.at(verb) & c.have != 0 && v.gift_ahead(verb, 2) {
+    let s = v.near(&[c.you, c.can, c.have | c.take], 2)?;
+    let verb = s.1 - 1;
+    if let Some(m) = v.ahead(verb, 2, c.me) {
+        if v.owned(m) {
             return Some(offering(
-                "ffa:offer_you_can_have",
-                "tells another player they may have material or a place",
-                s,
+                "ffa:offer_you_can_have_mine",
+                "offers own material or points to another player",
+                (s.0, m + 1),
             ));
         }
     }
-    // "I'll give you 2nd place", "I will let you mate me"; not "I'll give you a tip".
-    if let Some(s) = v.near(&[c.subj, c.give | c.let_, c.you], 3) {
-        let you = s.1 - 1;
-        if !v.has(c.neg)
-            && (v.gift_ahead(you, 3) || v.ahead(you, 3, c.have | c.take | c.check).is_some())
-        {
-            return Some(offering(
-                "ffa:offer_i_will_give",
-                "offers to give or allow another player something",
-                s,
-            ));
-        }
+    if v.at(verb) & c.have != 0 && v.gift_ahead(verb, 2) {
+        return Some(offering(
+            "ffa:offer_you_can_have",
+            "tells another player they may have material or a place",
+            s,
+        ));
     }
-    if let Some(i) = v.imperative(c.take) {
-        if !negated_before(i) && v.ahead(i, 1, c.me).is_some() {
-            return Some(offering(
-                "ffa:offer_take_mine",
-                "invites another player to take own material",
-                (i, i + 2),
-            ));
-        }
-        // "take it, I don't mind"; not "take it easy", nor "red's queen is free, take it".
-        if !negated_before(i)
-            && v.ahead(i, 1, c.it).is_some()
-            && v.ends_clause(i + 1)
-            && !v.has(c.state | c.piece)
-        {
-            return Some(offering(
-                "ffa:offer_take_it",
-                "invites another player to take it",
-                (i, i + 2),
-            ));
-        }
+    None
+}
+
+/// "I'll give you 2nd place", "I will let you mate me"; not "I'll give you a tip".
+fn offer_i_will_give(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.subj, c.give | c.let_, c.you], 3)?;
+    let you = s.1 - 1;
+    if !v.has(c.neg)
+        && (v.gift_ahead(you, 3) || v.ahead(you, 3, c.have | c.take | c.check).is_some())
+    {
+        return Some(offering(
+            "ffa:offer_i_will_give",
+            "offers to give or allow another player something",
+            s,
+        ));
     }
-    // "have my queen green".
+    None
+}
+
+/// "take my rook"; "take it, I don't mind", but not "take it easy", nor "red's queen is
+/// free, take it".
+fn offer_take(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let i = v.imperative(c.take)?;
+    if !v.negated_before(i) && v.ahead(i, 1, c.me).is_some() {
+        return Some(offering(
+            "ffa:offer_take_mine",
+            "invites another player to take own material",
+            (i, i + 2),
+        ));
+    }
+    if !v.negated_before(i)
+        && v.ahead(i, 1, c.it).is_some()
+        && v.ends_clause(i + 1)
+        && !v.has(c.state | c.piece)
+    {
+        return Some(offering(
+            "ffa:offer_take_it",
+            "invites another player to take it",
+            (i, i + 2),
+        ));
+    }
+    None
+}
+
+/// Own material or a place handed to another player: "have my queen green", "the knight
+/// is yours", "free queen for you".
+fn offer_handing_over(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     if let Some(i) = v.imperative(c.have) {
         if v.ahead(i, 1, c.me).is_some() && v.ahead(i + 1, 1, c.piece | c.points).is_some() {
             return Some(offering(
@@ -933,26 +959,26 @@ fn find_offering(v: &View<'_>) -> Option<Found> {
         }
     }
     // "free queen for you", "2nd place for you".
-    if let Some(s) = v.near(&[c.piece | c.points, c.for_, c.you], 1) {
-        return Some(offering(
-            "ffa:offer_for_you",
-            "offers material or a place to another player",
-            s,
-        ));
-    }
-    if let (Some(request), Some(promise)) = (
-        v.near(&[c.give | c.let_, c.me], 2),
-        v.near(&[c.subj, c.resign], 3),
-    ) {
-        if promise.0 > request.0 {
-            return Some(offering(
-                "ffa:offer_deal",
-                "proposes a deal: something in return for resigning or points",
-                (request.0, promise.1),
-            ));
-        }
-    }
-    None
+    let s = v.near(&[c.piece | c.points, c.for_, c.you], 1)?;
+    Some(offering(
+        "ffa:offer_for_you",
+        "offers material or a place to another player",
+        s,
+    ))
+}
+
+/// A request followed by a promise to resign: a deal.
+fn offer_deal(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let request = v.near(&[c.give | c.let_, c.me], 2)?;
+    let promise = v.near(&[c.subj, c.resign], 3)?;
+    (promise.0 > request.0).then(|| {
+        offering(
+            "ffa:offer_deal",
+            "proposes a deal: something in return for resigning or points",
+            (request.0, promise.1),
+        )
+    })
 }
 
 fn find_pact(v: &View<'_>, pact: Option<(usize, usize)>) -> Option<Found> {
@@ -991,6 +1017,16 @@ fn find_pact(v: &View<'_>, pact: Option<(usize, usize)>) -> Option<Found> {
 }
 
 fn find_begging(v: &View<'_>) -> Option<Found> {
+    beg_need(v)
+        .or_else(|| beg_give_or_let_me(v))
+        .or_else(|| beg_few_points(v))
+        .or_else(|| beg_spare_me(v))
+        .or_else(|| beg_resign_for_me(v))
+        .or_else(|| beg_can_i_have(v))
+}
+
+/// "i need 5 points", "i need your queen".
+fn beg_need(v: &View<'_>) -> Option<Found> {
     let c = v.c;
     if let Some(s) = v.near(&[c.need, c.points | c.num], 3) {
         let last = s.1 - 1;
@@ -1002,14 +1038,17 @@ fn find_begging(v: &View<'_>) -> Option<Found> {
             ));
         }
     }
-    // "i need your queen".
-    if let Some(s) = v.near(&[c.need, c.you, c.piece], 2) {
-        return Some(begging(
-            "ffa:beg_need_yours",
-            "asks for another player's material",
-            s,
-        ));
-    }
+    let s = v.near(&[c.need, c.you, c.piece], 2)?;
+    Some(begging(
+        "ffa:beg_need_yours",
+        "asks for another player's material",
+        s,
+    ))
+}
+
+/// "give me points", "gimme your rook", "let me take it".
+fn beg_give_or_let_me(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     if let Some(s) = v.near(&[c.give, c.points | c.num | c.piece], 4) {
         let word = v.word(v.live[s.0]);
         let to_me = word.starts_with("gim") || v.find(s.0, c.me).is_some_and(|m| m < s.1);
@@ -1021,14 +1060,17 @@ fn find_begging(v: &View<'_>) -> Option<Found> {
             ));
         }
     }
-    if let Some(s) = v.near(&[c.let_, c.me, c.take | c.have | c.check | c.attack], 2) {
-        return Some(begging(
-            "ffa:beg_let_me",
-            "asks to be allowed to take material",
-            s,
-        ));
-    }
-    // "just 5 points", "only 3 more points"; not "I only have 2 points".
+    let s = v.near(&[c.let_, c.me, c.take | c.have | c.check | c.attack], 2)?;
+    Some(begging(
+        "ffa:beg_let_me",
+        "asks to be allowed to take material",
+        s,
+    ))
+}
+
+/// "just 5 points", "only 3 more points" (not "I only have 2 points"); "points pls".
+fn beg_few_points(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     for i in 0..v.live.len().saturating_sub(1) {
         if v.at(i) & c.just != 0 && v.at(i + 1) & c.num != 0 && v.same_clause(i, i + 1) {
             if let Some(p) = v.ahead(i + 1, 2, c.points) {
@@ -1040,57 +1082,55 @@ fn find_begging(v: &View<'_>) -> Option<Found> {
             }
         }
     }
-    if let Some(s) = v.near(&[c.points, c.please], 3) {
-        return Some(begging("ffa:beg_points_please", "pleads for points", s));
-    }
-    if let Some(s) = v.near(&[c.neg, c.take | c.attack | c.check, c.me], 2) {
-        return Some(begging(
+    let s = v.near(&[c.points, c.please], 3)?;
+    Some(begging("ffa:beg_points_please", "pleads for points", s))
+}
+
+/// "don't take my queen", "leave my rook alone", "spare my knight".
+fn beg_spare_me(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let spare_me = |s| {
+        begging(
             "ffa:beg_spare_me",
             "pleads with another player to spare own material",
             s,
-        ));
+        )
+    };
+    if let Some(s) = v.near(&[c.neg, c.take | c.attack | c.check, c.me], 2) {
+        return Some(spare_me(s));
     }
-    // "leave my rook alone", "spare my knight".
-    if let Some(s) = v.near(&[c.leave, c.me, c.piece], 1) {
-        if v.behind(s.0, 2, c.subj).is_none() {
-            return Some(begging(
-                "ffa:beg_spare_me",
-                "pleads with another player to spare own material",
-                s,
-            ));
-        }
-    }
-    if let Some(s) = v.near(&[c.resign, c.so | c.points, c.subj | c.me | c.points], 3) {
-        return Some(begging(
-            "ffa:beg_resign_for_me",
-            "asks another player to resign for own benefit",
-            s,
-        ));
-    }
-    // "can i have your rook?", "could i take the free pawn", "can i have 2nd?".
-    if let Some(s) = v.near(&[c.can, c.subj, c.have | c.take], 1) {
-        let verb = s.1 - 1;
-        if let Some(t) = v.ahead(verb, 3, c.you | c.piece | c.points | c.it) {
-            return Some(begging(
-                "ffa:beg_can_i_have",
-                "asks for another player's material or a place",
-                (s.0, t + 1),
-            ));
-        }
-        if let Some(n) = v.ahead(verb, 2, c.num).filter(|&n| v.num_is_points(n)) {
-            return Some(begging(
-                "ffa:beg_can_i_have",
-                "asks for another player's material or a place",
-                (s.0, n + 1),
-            ));
-        }
-    }
-    None
+    let s = v.near(&[c.leave, c.me, c.piece], 1)?;
+    v.behind(s.0, 2, c.subj).is_none().then(|| spare_me(s))
+}
+
+fn beg_resign_for_me(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.resign, c.so | c.points, c.subj | c.me | c.points], 3)?;
+    Some(begging(
+        "ffa:beg_resign_for_me",
+        "asks another player to resign for own benefit",
+        s,
+    ))
+}
+
+/// "can i have your rook?", "could i take the free pawn", "can i have 2nd?".
+fn beg_can_i_have(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.can, c.subj, c.have | c.take], 1)?;
+    let verb = s.1 - 1;
+    let end = match v.ahead(verb, 3, c.you | c.piece | c.points | c.it) {
+        Some(t) => t,
+        None => v.ahead(verb, 2, c.num).filter(|&n| v.num_is_points(n))?,
+    };
+    Some(begging(
+        "ffa:beg_can_i_have",
+        "asks for another player's material or a place",
+        (s.0, end + 1),
+    ))
 }
 
 fn find_collusion(v: &View<'_>) -> Option<Found> {
     let c = v.c;
-    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
     if let Some(s) = v.near(&[c.letus, c.attack | c.take | c.check | c.team | c.go], 2) {
         return Some(collusion(
             "ffa:collusion_lets",
@@ -1105,7 +1145,7 @@ fn find_collusion(v: &View<'_>) -> Option<Found> {
         } else {
             c.seat | c.attack | c.versus | c.you | c.we
         };
-        if !negated_before(i) && v.has(partner) {
+        if !v.negated_before(i) && v.has(partner) {
             return Some(collusion(
                 "ffa:collusion_team_up",
                 "proposes teaming up",
@@ -1142,7 +1182,7 @@ fn find_collusion(v: &View<'_>) -> Option<Found> {
         // "attack red" directs an attack at a seat; "kill blue's king" names a piece: a
         // move suggestion.
         if let Some(seat) = v.find(i, c.seat) {
-            if !negated_before(i) && v.ahead(seat, 2, c.piece).is_none() {
+            if !v.negated_before(i) && v.ahead(seat, 2, c.piece).is_none() {
                 return Some(collusion(
                     "ffa:collusion_attack_seat",
                     "directs another player's attack at a seat",
@@ -1212,8 +1252,18 @@ fn find_intention(v: &View<'_>) -> Option<Found> {
 }
 
 fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
+    suggest_check(v, mentions)
+        .or_else(|| suggest_hanging_piece(v))
+        .or_else(|| suggest_what_you_can(v))
+        .or_else(|| suggest_take(v))
+        .or_else(|| suggest_piece_to_move(v))
+        .or_else(|| suggest_defend(v))
+        .or_else(|| suggest_move_notation(v, mentions))
+}
+
+/// "check" next to a forced mate ("mate in 2"), or "check" in the imperative position.
+fn suggest_check(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
     let c = v.c;
-    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
     if mentions
         .iter()
         .any(|m| matches!(m.kind, MentionKind::MateIn { .. }))
@@ -1226,30 +1276,32 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             ));
         }
     }
-    if let Some(i) = v.imperative(c.check) {
-        return Some(suggestion(
-            "ffa:suggest_check",
-            "tells a player to give check or mate",
-            (i, i + 2),
-        ));
-    }
-    // "the knight on f4 is hanging": room for "on <square> is" between piece and state.
-    if let Some(s) = v.near(&[c.piece, c.state], 5) {
-        return Some(suggestion(
-            "ffa:suggest_hanging_piece",
-            "points out a piece that can be won",
-            s,
-        ));
-    }
+    let i = v.imperative(c.check)?;
+    Some(suggestion(
+        "ffa:suggest_check",
+        "tells a player to give check or mate",
+        (i, i + 2),
+    ))
+}
+
+fn suggest_hanging_piece(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    // "the knight on f4 is hanging": room for "on <square> is" between piece and state;
     // "free queen on e5".
-    if let Some(s) = v.near(&[c.free, c.piece], 1) {
-        return Some(suggestion(
-            "ffa:suggest_hanging_piece",
-            "points out a piece that can be won",
-            s,
-        ));
-    }
-    // "red can take a free knight", "green, you can checkmate yellow".
+    let s = v
+        .near(&[c.piece, c.state], 5)
+        .or_else(|| v.near(&[c.free, c.piece], 1))?;
+    Some(suggestion(
+        "ffa:suggest_hanging_piece",
+        "points out a piece that can be won",
+        s,
+    ))
+}
+
+/// "red can take a free knight", "green, you can checkmate yellow"; "you have mate in one",
+/// "you have a free rook".
+fn suggest_what_you_can(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     if let Some(s) = v.near(&[c.you | c.seat, c.can, c.take | c.attack | c.check], 1) {
         if let Some(o) = v.ahead(s.1 - 1, 3, c.piece | c.seat | c.state) {
             return Some(suggestion(
@@ -1259,28 +1311,33 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             ));
         }
     }
-    // "you have mate in one", "you have a free rook".
-    if let Some(s) = v.near(&[c.you, c.have, c.state | c.check], 2) {
-        return Some(suggestion(
-            "ffa:suggest_you_have",
-            "tells a player what they have on the board",
-            s,
-        ));
+    let s = v.near(&[c.you, c.have, c.state | c.check], 2)?;
+    Some(suggestion(
+        "ffa:suggest_you_have",
+        "tells a player what they have on the board",
+        s,
+    ))
+}
+
+/// "take the rook", "attack the queen": a capture command naming a piece or state within
+/// four tokens.
+fn suggest_take(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let i = v.imperative(c.take | c.attack)?;
+    if v.negated_before(i) {
+        return None;
     }
-    if let Some(i) = v.imperative(c.take | c.attack) {
-        if !negated_before(i) {
-            if let Some(j) = v.find(i + 1, c.piece | c.state) {
-                if j <= i + 4 {
-                    return Some(suggestion(
-                        "ffa:suggest_take",
-                        "tells a player what to capture",
-                        (i, j + 1),
-                    ));
-                }
-            }
-        }
-    }
-    // "look at red's king", "move your queen".
+    let j = v.find(i + 1, c.piece | c.state).filter(|&j| j <= i + 4)?;
+    Some(suggestion(
+        "ffa:suggest_take",
+        "tells a player what to capture",
+        (i, j + 1),
+    ))
+}
+
+/// "look at red's king", "move your queen".
+fn suggest_piece_to_move(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     for (set, rule, explanation) in [
         (
             c.look,
@@ -1299,13 +1356,22 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             }
         }
     }
-    if let Some(s) = v.near(&[c.defend, c.you, c.piece], 2) {
-        return Some(suggestion(
-            "ffa:suggest_defend",
-            "warns a player about their piece",
-            s,
-        ));
-    }
+    None
+}
+
+fn suggest_defend(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.defend, c.you, c.piece], 2)?;
+    Some(suggestion(
+        "ffa:suggest_defend",
+        "warns a player about their piece",
+        s,
+    ))
+}
+
+/// A move or castling in notation among the live tokens (not in a clause about the past).
+fn suggest_move_notation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
+    let c = v.c;
     let live_mention = mentions.iter().any(|m| {
         matches!(
             m.kind,
@@ -1316,19 +1382,19 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             a < m.span.end && m.span.start < b
         })
     });
-    if live_mention {
-        let at = v
-            .live
-            .iter()
-            .position(|&t| v.bits(t) & c.win != 0)
-            .unwrap_or(0);
-        return Some(suggestion(
-            "ffa:suggest_move_notation",
-            "names a move while it can still be played",
-            (at, at + 1),
-        ));
+    if !live_mention {
+        return None;
     }
-    None
+    let at = v
+        .live
+        .iter()
+        .position(|&t| v.bits(t) & c.win != 0)
+        .unwrap_or(0);
+    Some(suggestion(
+        "ffa:suggest_move_notation",
+        "names a move while it can still be played",
+        (at, at + 1),
+    ))
 }
 
 /// Telling someone to resign or claim: classified; whether it is allowed is the policy's
