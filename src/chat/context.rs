@@ -216,6 +216,35 @@ struct MoveMention {
 }
 
 impl MoveMention {
+    /// The mentioned move on this board; None when a square it names is off the board
+    /// (or the mention is no move).
+    fn on_board(position: &Position, kind: &MentionKind) -> Option<MoveMention> {
+        let MentionKind::Move {
+            piece,
+            from,
+            to,
+            capture,
+            captured,
+            promotion,
+        } = kind
+        else {
+            return None;
+        };
+        let to = cell(position, *to)?;
+        let from = match from {
+            Some(f) => Some(cell(position, *f)?),
+            None => None,
+        };
+        Some(MoveMention {
+            piece: *piece,
+            from,
+            to,
+            capture: *capture,
+            captured: *captured,
+            promotion: *promotion,
+        })
+    }
+
     fn matches(&self, position: &Position, mv: &Move) -> bool {
         if matches!(mv.kind, MoveKind::CastleShort | MoveKind::CastleLong) {
             return false;
@@ -276,6 +305,49 @@ impl Tally {
     fn bad(&mut self, yes: bool) {
         self.bad = Some(self.bad.unwrap_or(true) && yes);
     }
+
+    /// Nothing could be checked.
+    fn is_empty(&self) -> bool {
+        self.legal.is_none()
+            && self.hanging.is_none()
+            && self.seat_active.is_none()
+            && self.bad.is_none()
+    }
+
+    /// A live move or threat outweighs other mentions that are dead: the line still points
+    /// at something that matters.
+    fn forget_dead_beside_live(&mut self) {
+        if self.legal == Some(true) || self.hanging == Some(true) {
+            if self.legal == Some(false) {
+                self.legal = None;
+            }
+            if self.hanging == Some(false) {
+                self.hanging = None;
+            }
+            if self.seat_active == Some(false) {
+                self.seat_active = None;
+            }
+        }
+    }
+
+    fn into_check(self, board: BoardContext<'_>) -> PositionCheck {
+        PositionCheck {
+            verdict: PositionVerdict {
+                ply: board.ply,
+                fen4: crate::rules::fen4::write(&board.position.to_fen4()),
+                move_legal_for_other: self.legal,
+                piece_hanging: self.hanging,
+                seat_active: self.seat_active,
+                move_clearly_bad: if self.legal == Some(true) {
+                    self.bad
+                } else {
+                    None
+                },
+                sender_gave_check: None,
+            },
+            findings: self.findings,
+        }
+    }
 }
 
 /// Checks a line's mentions against the position. `class` is how the line reads without
@@ -286,142 +358,107 @@ pub fn check_mentions(
     class: Option<FfaClass>,
     mentions: &[Mention],
 ) -> Option<PositionCheck> {
-    let position = board.position;
     let about_moves = matches!(
         class,
         Some(FfaClass::MoveSuggestion | FfaClass::PastMoveDiscussion)
     );
-    let others = other_players(position, board.sender);
+    let others = other_players(board.position, board.sender);
     let mut tally = Tally::default();
     let mut buf = MoveList::new();
     if class == Some(FfaClass::CheckAnnouncement) {
-        // A bare "check": the sender's own announcement, or a hint to another player.
-        let gave = board.sender_gave_check?;
-        if gave {
-            tally
-                .findings
-                .push("the sender's last move gave check".to_string());
-        } else {
-            tally
-                .findings
-                .push("the sender's last move gave no check".to_string());
-            check_checks(position, &others, None, &mut buf, &mut tally);
-        }
-        return Some(PositionCheck {
-            verdict: PositionVerdict {
-                ply: board.ply,
-                fen4: crate::rules::fen4::write(&position.to_fen4()),
-                move_legal_for_other: tally.legal,
-                move_clearly_bad: None,
-                piece_hanging: None,
-                seat_active: None,
-                sender_gave_check: Some(gave),
-            },
-            findings: tally.findings,
-        });
+        return check_bare_check(board, &others, &mut buf, tally);
     }
     for mention in mentions {
-        match &mention.kind {
-            MentionKind::Move {
-                piece,
-                from,
-                to,
-                capture,
-                captured,
-                promotion,
-            } if about_moves => {
-                let Some(to) = cell(position, *to) else {
-                    tally.legal(false);
-                    continue;
-                };
-                let from = match from {
-                    Some(f) => match cell(position, *f) {
-                        Some(c) => Some(c),
-                        None => {
-                            tally.legal(false);
-                            continue;
-                        }
-                    },
-                    None => None,
-                };
-                let wanted = MoveMention {
-                    piece: *piece,
-                    from,
-                    to,
-                    capture: *capture,
-                    captured: *captured,
-                    promotion: *promotion,
-                };
-                check_move(position, &others, &mut buf, &mut tally, mention, |p, mv| {
-                    wanted.matches(p, mv)
-                });
-            }
-            MentionKind::Castle { long } if about_moves => {
-                let kind = if *long {
-                    MoveKind::CastleLong
-                } else {
-                    MoveKind::CastleShort
-                };
-                check_move(position, &others, &mut buf, &mut tally, mention, |_, mv| {
-                    mv.kind == kind
-                });
-            }
-            MentionKind::Check { target } if about_moves => {
-                check_checks(position, &others, *target, &mut buf, &mut tally);
-                if let Some(seat) = target {
-                    seat_status(position, *seat, &mut tally);
-                }
-            }
-            MentionKind::Piece {
-                piece,
-                owner,
-                square,
-            } if about_moves => {
-                check_piece(position, board.sender, *piece, *owner, *square, &mut tally);
-            }
-            MentionKind::Seat { seat } => seat_status(position, *seat, &mut tally),
-            MentionKind::Check {
-                target: Some(seat), ..
-            } => seat_status(position, *seat, &mut tally),
-            _ => {}
-        }
+        check_mention(board, &others, about_moves, mention, &mut buf, &mut tally);
     }
-    if tally.legal.is_none()
-        && tally.hanging.is_none()
-        && tally.seat_active.is_none()
-        && tally.bad.is_none()
-    {
+    if tally.is_empty() {
         return None;
     }
-    // A live move or threat outweighs other mentions that are dead: the line still points
-    // at something that matters.
-    if tally.legal == Some(true) || tally.hanging == Some(true) {
-        if tally.legal == Some(false) {
-            tally.legal = None;
-        }
-        if tally.hanging == Some(false) {
-            tally.hanging = None;
-        }
-        if tally.seat_active == Some(false) {
-            tally.seat_active = None;
-        }
+    tally.forget_dead_beside_live();
+    Some(tally.into_check(board))
+}
+
+/// A bare "check": the sender's own announcement, or a hint to another player. None when
+/// the sender is not known.
+fn check_bare_check(
+    board: BoardContext<'_>,
+    others: &[Seat],
+    buf: &mut MoveList,
+    mut tally: Tally,
+) -> Option<PositionCheck> {
+    let gave = board.sender_gave_check?;
+    if gave {
+        tally
+            .findings
+            .push("the sender's last move gave check".to_string());
+    } else {
+        tally
+            .findings
+            .push("the sender's last move gave no check".to_string());
+        check_checks(board.position, others, None, buf, &mut tally);
     }
     Some(PositionCheck {
         verdict: PositionVerdict {
             ply: board.ply,
-            fen4: crate::rules::fen4::write(&position.to_fen4()),
+            fen4: crate::rules::fen4::write(&board.position.to_fen4()),
             move_legal_for_other: tally.legal,
-            piece_hanging: tally.hanging,
-            seat_active: tally.seat_active,
-            move_clearly_bad: if tally.legal == Some(true) {
-                tally.bad
-            } else {
-                None
-            },
-            sender_gave_check: None,
+            move_clearly_bad: None,
+            piece_hanging: None,
+            seat_active: None,
+            sender_gave_check: Some(gave),
         },
         findings: tally.findings,
     })
+}
+
+/// Checks one mention: moves, checks and pieces only for a line `about_moves`; seats always.
+fn check_mention(
+    board: BoardContext<'_>,
+    others: &[Seat],
+    about_moves: bool,
+    mention: &Mention,
+    buf: &mut MoveList,
+    tally: &mut Tally,
+) {
+    let position = board.position;
+    match &mention.kind {
+        MentionKind::Move { .. } if about_moves => {
+            match MoveMention::on_board(position, &mention.kind) {
+                Some(wanted) => check_move(position, others, buf, tally, mention, |p, mv| {
+                    wanted.matches(p, mv)
+                }),
+                None => tally.legal(false),
+            }
+        }
+        MentionKind::Castle { long } if about_moves => {
+            let kind = if *long {
+                MoveKind::CastleLong
+            } else {
+                MoveKind::CastleShort
+            };
+            check_move(position, others, buf, tally, mention, |_, mv| {
+                mv.kind == kind
+            });
+        }
+        MentionKind::Check { target } if about_moves => {
+            check_checks(position, others, *target, buf, tally);
+            if let Some(seat) = target {
+                seat_status(position, *seat, tally);
+            }
+        }
+        MentionKind::Piece {
+            piece,
+            owner,
+            square,
+        } if about_moves => {
+            check_piece(position, board.sender, *piece, *owner, *square, tally);
+        }
+        MentionKind::Seat { seat } => seat_status(position, *seat, tally),
+        MentionKind::Check {
+            target: Some(seat), ..
+        } => seat_status(position, *seat, tally),
+        _ => {}
+    }
 }
 
 /// The verdict alone (see [`check_mentions`]).

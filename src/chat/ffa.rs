@@ -160,8 +160,16 @@ pub(crate) struct Cues {
 
 impl Cues {
     pub fn new(names: &CueNames) -> Cues {
+        let mut cues = Cues::named(names);
+        cues.board_words = cues.piece | cues.seat | cues.check;
+        cues.trigger = cues.triggers();
+        cues
+    }
+
+    /// The bit of every cue set, by its name in the cue file.
+    fn named(names: &CueNames) -> Cues {
         let b = |n: &str| names.bit(n);
-        let mut cues = Cues {
+        Cues {
             points: b("points"),
             give: b("give"),
             let_: b("let"),
@@ -214,34 +222,36 @@ impl Cues {
             free: b("free"),
             trigger: 0,
             board_words: 0,
-        };
-        cues.board_words = cues.piece | cues.seat | cues.check;
-        cues.trigger = cues.points
-            | cues.give
-            | cues.let_
-            | cues.letus
-            | cues.take
-            | cues.need
-            | cues.piece
-            | cues.attack
-            | cues.check
-            | cues.state
-            | cues.defend
-            | cues.support
-            | cues.turn
-            | cues.resign
-            | cues.team
-            | cues.versus
-            | cues.leave
-            | cues.seat
-            | cues.move_
-            | cues.yours
-            | cues.pact
-            | cues.announce
-            | cues.look
-            | cues.can
-            | cues.blunder;
-        cues
+        }
+    }
+
+    /// The cues that can start a violation.
+    fn triggers(&self) -> u64 {
+        self.points
+            | self.give
+            | self.let_
+            | self.letus
+            | self.take
+            | self.need
+            | self.piece
+            | self.attack
+            | self.check
+            | self.state
+            | self.defend
+            | self.support
+            | self.turn
+            | self.resign
+            | self.team
+            | self.versus
+            | self.leave
+            | self.seat
+            | self.move_
+            | self.yours
+            | self.pact
+            | self.announce
+            | self.look
+            | self.can
+            | self.blunder
     }
 }
 
@@ -312,6 +322,11 @@ impl View<'_> {
             .rev()
             .take_while(|&j| self.same_clause(i, j))
             .find(|&j| self.at(j) & bits != 0)
+    }
+
+    /// The live token before position `i` negates it ("don't take").
+    fn negated_before(&self, i: usize) -> bool {
+        i > 0 && self.at(i - 1) & self.c.neg != 0
     }
 
     /// `i` is the last live token of its clause.
@@ -435,13 +450,37 @@ pub(crate) fn classify(
     mentions: &[Mention],
     verdict: Option<&PositionVerdict>,
 ) -> FfaOutcome {
-    let has_move_mention = mentions.iter().any(|m| {
+    if line_cues & c.trigger == 0 && !has_move_mention(mentions) {
+        return neutral();
+    }
+    if let Some(span) = bare_check(line, cues, c) {
+        return announcement(span, verdict);
+    }
+    let set_aside = sort_clauses(scratch, c, line, text, cues, mentions);
+    let view = View {
+        line,
+        cues,
+        c,
+        live: scratch.live.as_slice(),
+        clause_of: scratch.clause_of.as_slice(),
+    };
+    match find_violation(&view, mentions, set_aside.pact) {
+        Some(found) => violation(found, view.span(found.3), verdict),
+        None => allowed_talk(line, &set_aside, verdict),
+    }
+}
+
+fn has_move_mention(mentions: &[Mention]) -> bool {
+    mentions.iter().any(|m| {
         matches!(
             m.kind,
             MentionKind::Move { .. } | MentionKind::Castle { .. } | MentionKind::MateIn { .. }
         )
-    });
-    let neutral = FfaOutcome {
+    })
+}
+
+fn neutral() -> FfaOutcome {
+    FfaOutcome {
         class: FfaClass::Neutral,
         rule: "ffa:neutral",
         explanation: "nothing about other players' decisions",
@@ -449,38 +488,42 @@ pub(crate) fn classify(
         report_worthy: false,
         norm_span: (0, 0),
         evidence: None,
-    };
-    if line_cues & c.trigger == 0 && !has_move_mention {
-        return neutral;
     }
-    if let Some(span) = bare_check(line, cues, c) {
-        return announcement(span, verdict);
-    }
+}
 
-    // Clauses: split at punctuation and at "but".
+/// What the clause pass set aside: the first clause about a past move, the first turn
+/// reminder, and a pact question among the live tokens.
+struct SetAside {
+    past_move_clause: Option<Clause>,
+    turn_clause: Option<Clause>,
+    /// Positions in the live tokens of the pact word.
+    pact: Option<(usize, usize)>,
+}
+
+/// Splits the line into clauses and keeps the tokens of the clauses that are neither about
+/// the past nor turn reminders as the live tokens (`scratch.live`, `scratch.clause_of`).
+fn sort_clauses(
+    scratch: &mut FfaScratch,
+    c: &Cues,
+    line: &NormalizedLine,
+    text: &str,
+    cues: &[u64],
+    mentions: &[Mention],
+) -> SetAside {
     let FfaScratch {
         clauses,
         live,
         clause_of,
     } = scratch;
-    clauses.clear();
+    split_clauses(line, clauses);
     live.clear();
     clause_of.clear();
-    for (i, token) in line.tokens.iter().enumerate() {
-        let word = line.token_text(token);
-        if i == 0 || token.after_clause_break || word == "but" {
-            clauses.push(Clause {
-                start: i,
-                end: i + 1,
-            });
-        } else if let Some(last) = clauses.last_mut() {
-            last.end = i + 1;
-        }
-    }
     let move_content = c.piece | c.check | c.seat | c.state | c.take | c.attack | c.move_;
-    let mut past_move_clause = None;
-    let mut turn_clause = None;
-    let mut pact = None;
+    let mut set_aside = SetAside {
+        past_move_clause: None,
+        turn_clause: None,
+        pact: None,
+    };
     for (index, clause) in clauses.iter().enumerate() {
         let bits =
             (clause.start..clause.end).fold(0u64, |acc, t| acc | cues.get(t).copied().unwrap_or(0));
@@ -492,94 +535,127 @@ pub(crate) fn classify(
         let past = bits & c.past != 0 || counterfactual(line, cues, c, clause);
         if past {
             if bits & (move_content | c.blunder) != 0 || mention_here {
-                past_move_clause.get_or_insert(*clause);
+                set_aside.past_move_clause.get_or_insert(*clause);
             }
             continue;
         }
-        let turn = ((bits & c.turn != 0
-            || (bits & c.you != 0 && bits & c.move_ != 0 && bits & c.take == 0))
-            && bits & (c.piece | c.check | c.state | c.attack | c.points) == 0)
-            || (!mention_here && bare_move_command(cues, c, clause, bits));
-        if turn {
-            turn_clause.get_or_insert(*clause);
+        if is_turn_reminder(cues, c, clause, bits, mention_here) {
+            set_aside.turn_clause.get_or_insert(*clause);
             continue;
         }
-        if pact.is_none() {
+        if set_aside.pact.is_none() {
             if let Some(k) = pact_question(text, line, cues, c, clause) {
-                pact = Some((live.len() + k, live.len() + k + 1));
+                set_aside.pact = Some((live.len() + k, live.len() + k + 1));
             }
         }
         live.extend(clause.start..clause.end);
         let index = u16::try_from(index).unwrap_or(u16::MAX);
         clause_of.extend(std::iter::repeat_n(index, clause.end - clause.start));
     }
-    let view = View {
-        line,
-        cues,
-        c,
-        live: live.as_slice(),
-        clause_of: clause_of.as_slice(),
-    };
+    set_aside
+}
 
-    let found = find_violation(&view, mentions, pact);
-    match found {
-        Some((class, rule, explanation, span)) => {
-            let mut outcome = FfaOutcome {
-                class,
-                rule,
-                explanation,
-                severity: if class == FfaClass::ResignOrClaim {
-                    Severity::Low
-                } else {
-                    Severity::High
-                },
-                report_worthy: class != FfaClass::ResignOrClaim,
-                norm_span: view.span(span),
-                evidence: None,
-            };
-            if let Some(verdict) = verdict {
-                apply_verdict(&mut outcome, verdict);
-            }
-            outcome
-        }
-        None => {
-            if let Some(clause) = turn_clause {
-                return FfaOutcome {
-                    class: FfaClass::TurnReminder,
-                    rule: "ffa:turn_reminder",
-                    explanation: "a turn reminder is allowed",
-                    norm_span: clause_span(line, &clause),
-                    ..neutral
-                };
-            }
-            if let Some(clause) = past_move_clause {
-                let mut outcome = FfaOutcome {
-                    class: FfaClass::PastMoveDiscussion,
-                    rule: "ffa:past_move",
-                    explanation: "talk about a move that can no longer be changed is allowed",
-                    norm_span: clause_span(line, &clause),
-                    ..neutral
-                };
-                // "the queen was hanging" while it still hangs is pointing it out.
-                if let Some(verdict) = verdict {
-                    if verdict.piece_hanging == Some(true)
-                        || verdict.move_legal_for_other == Some(true)
-                    {
-                        outcome.class = FfaClass::MoveSuggestion;
-                        outcome.rule = "ffa:past_tense_but_still_relevant";
-                        outcome.explanation =
-                            "phrased as the past, but the position shows it still matters";
-                        outcome.severity = Severity::Medium;
-                        outcome.report_worthy = true;
-                        outcome.evidence =
-                            Some(verdict.evidence("the mentioned piece or move is still live"));
-                    }
-                }
-                return outcome;
-            }
-            neutral
+/// Clauses: split at punctuation and at "but".
+fn split_clauses(line: &NormalizedLine, clauses: &mut Vec<Clause>) {
+    clauses.clear();
+    for (i, token) in line.tokens.iter().enumerate() {
+        let word = line.token_text(token);
+        if i == 0 || token.after_clause_break || word == "but" {
+            clauses.push(Clause {
+                start: i,
+                end: i + 1,
+            });
+        } else if let Some(last) = clauses.last_mut() {
+            last.end = i + 1;
         }
     }
+}
+
+/// "your turn", "you move" (no piece, check, threat or points named), or a bare command to
+/// move that names no move.
+fn is_turn_reminder(
+    cues: &[u64],
+    c: &Cues,
+    clause: &Clause,
+    bits: u64,
+    mention_here: bool,
+) -> bool {
+    ((bits & c.turn != 0 || (bits & c.you != 0 && bits & c.move_ != 0 && bits & c.take == 0))
+        && bits & (c.piece | c.check | c.state | c.attack | c.points) == 0)
+        || (!mention_here && bare_move_command(cues, c, clause, bits))
+}
+
+/// The outcome of a rule violation, raised or lowered by the position verdict.
+fn violation(
+    (class, rule, explanation, _): Found,
+    norm_span: (usize, usize),
+    verdict: Option<&PositionVerdict>,
+) -> FfaOutcome {
+    let mut outcome = FfaOutcome {
+        class,
+        rule,
+        explanation,
+        severity: if class == FfaClass::ResignOrClaim {
+            Severity::Low
+        } else {
+            Severity::High
+        },
+        report_worthy: class != FfaClass::ResignOrClaim,
+        norm_span,
+        evidence: None,
+    };
+    if let Some(verdict) = verdict {
+        apply_verdict(&mut outcome, verdict);
+    }
+    outcome
+}
+
+/// No violation: a turn reminder, talk about a past move, or nothing at all.
+fn allowed_talk(
+    line: &NormalizedLine,
+    set_aside: &SetAside,
+    verdict: Option<&PositionVerdict>,
+) -> FfaOutcome {
+    if let Some(clause) = set_aside.turn_clause {
+        return FfaOutcome {
+            class: FfaClass::TurnReminder,
+            rule: "ffa:turn_reminder",
+            explanation: "a turn reminder is allowed",
+            norm_span: clause_span(line, &clause),
+            ..neutral()
+        };
+    }
+    if let Some(clause) = set_aside.past_move_clause {
+        return past_move_talk(line, &clause, verdict);
+    }
+    neutral()
+}
+
+/// Talk about a past move, unless the position shows it still matters: "the queen was
+/// hanging" while it still hangs is pointing it out.
+fn past_move_talk(
+    line: &NormalizedLine,
+    clause: &Clause,
+    verdict: Option<&PositionVerdict>,
+) -> FfaOutcome {
+    let mut outcome = FfaOutcome {
+        class: FfaClass::PastMoveDiscussion,
+        rule: "ffa:past_move",
+        explanation: "talk about a move that can no longer be changed is allowed",
+        norm_span: clause_span(line, clause),
+        ..neutral()
+    };
+    if let Some(verdict) = verdict {
+        if verdict.piece_hanging == Some(true) || verdict.move_legal_for_other == Some(true) {
+            outcome.class = FfaClass::MoveSuggestion;
+            outcome.rule = "ffa:past_tense_but_still_relevant";
+            outcome.explanation = "phrased as the past, but the position shows it still matters";
+            outcome.severity = Severity::Medium;
+            outcome.report_worthy = true;
+            outcome.evidence = Some(verdict.evidence("the mentioned piece or move is still live"));
+        }
+    }
+    outcome
 }
 
 /// A line that is only a check: "check", "check!", "CHECK", "double check", "checkmate",
@@ -785,63 +861,84 @@ fn find_violation(
 }
 
 fn find_offering(v: &View<'_>) -> Option<Found> {
+    offer_you_can_have(v)
+        .or_else(|| offer_i_will_give(v))
+        .or_else(|| offer_take(v))
+        .or_else(|| offer_handing_over(v))
+        .or_else(|| offer_deal(v))
+}
+
+/// "you can have my rook", "you can take my queen", "you can have 2nd", "u can have it".
+fn offer_you_can_have(v: &View<'_>) -> Option<Found> {
     let c = v.c;
-    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
-    // "you can have my rook", "you can take my queen", "you can have 2nd", "u can have it".
-    if let Some(s) = v.near(&[c.you, c.can, c.have | c.take], 2) {
-        let verb = s.1 - 1;
-        if let Some(m) = v.ahead(verb, 2, c.me) {
-            if v.owned(m) {
-                return Some(offering(
-                    "ffa:offer_you_can_have_mine",
-                    "offers own material or points to another player",
-                    (s.0, m + 1),
-                ));
-            }
-        }
-        if v.at(verb) & c.have != 0 && v.gift_ahead(verb, 2) {
+    let s = v.near(&[c.you, c.can, c.have | c.take], 2)?;
+    let verb = s.1 - 1;
+    if let Some(m) = v.ahead(verb, 2, c.me) {
+        if v.owned(m) {
             return Some(offering(
-                "ffa:offer_you_can_have",
-                "tells another player they may have material or a place",
-                s,
+                "ffa:offer_you_can_have_mine",
+                "offers own material or points to another player",
+                (s.0, m + 1),
             ));
         }
     }
-    // "I'll give you 2nd place", "I will let you mate me"; not "I'll give you a tip".
-    if let Some(s) = v.near(&[c.subj, c.give | c.let_, c.you], 3) {
-        let you = s.1 - 1;
-        if !v.has(c.neg)
-            && (v.gift_ahead(you, 3) || v.ahead(you, 3, c.have | c.take | c.check).is_some())
-        {
-            return Some(offering(
-                "ffa:offer_i_will_give",
-                "offers to give or allow another player something",
-                s,
-            ));
-        }
+    if v.at(verb) & c.have != 0 && v.gift_ahead(verb, 2) {
+        return Some(offering(
+            "ffa:offer_you_can_have",
+            "tells another player they may have material or a place",
+            s,
+        ));
     }
-    if let Some(i) = v.imperative(c.take) {
-        if !negated_before(i) && v.ahead(i, 1, c.me).is_some() {
-            return Some(offering(
-                "ffa:offer_take_mine",
-                "invites another player to take own material",
-                (i, i + 2),
-            ));
-        }
-        // "take it, I don't mind"; not "take it easy", nor "red's queen is free, take it".
-        if !negated_before(i)
-            && v.ahead(i, 1, c.it).is_some()
-            && v.ends_clause(i + 1)
-            && !v.has(c.state | c.piece)
-        {
-            return Some(offering(
-                "ffa:offer_take_it",
-                "invites another player to take it",
-                (i, i + 2),
-            ));
-        }
+    None
+}
+
+/// "I'll give you 2nd place", "I will let you mate me"; not "I'll give you a tip".
+fn offer_i_will_give(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.subj, c.give | c.let_, c.you], 3)?;
+    let you = s.1 - 1;
+    if !v.has(c.neg)
+        && (v.gift_ahead(you, 3) || v.ahead(you, 3, c.have | c.take | c.check).is_some())
+    {
+        return Some(offering(
+            "ffa:offer_i_will_give",
+            "offers to give or allow another player something",
+            s,
+        ));
     }
-    // "have my queen green".
+    None
+}
+
+/// "take my rook"; "take it, I don't mind", but not "take it easy", nor "red's queen is
+/// free, take it".
+fn offer_take(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let i = v.imperative(c.take)?;
+    if !v.negated_before(i) && v.ahead(i, 1, c.me).is_some() {
+        return Some(offering(
+            "ffa:offer_take_mine",
+            "invites another player to take own material",
+            (i, i + 2),
+        ));
+    }
+    if !v.negated_before(i)
+        && v.ahead(i, 1, c.it).is_some()
+        && v.ends_clause(i + 1)
+        && !v.has(c.state | c.piece)
+    {
+        return Some(offering(
+            "ffa:offer_take_it",
+            "invites another player to take it",
+            (i, i + 2),
+        ));
+    }
+    None
+}
+
+/// Own material or a place handed to another player: "have my queen green", "the knight
+/// is yours", "free queen for you".
+fn offer_handing_over(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     if let Some(i) = v.imperative(c.have) {
         if v.ahead(i, 1, c.me).is_some() && v.ahead(i + 1, 1, c.piece | c.points).is_some() {
             return Some(offering(
@@ -862,26 +959,26 @@ fn find_offering(v: &View<'_>) -> Option<Found> {
         }
     }
     // "free queen for you", "2nd place for you".
-    if let Some(s) = v.near(&[c.piece | c.points, c.for_, c.you], 1) {
-        return Some(offering(
-            "ffa:offer_for_you",
-            "offers material or a place to another player",
-            s,
-        ));
-    }
-    if let (Some(request), Some(promise)) = (
-        v.near(&[c.give | c.let_, c.me], 2),
-        v.near(&[c.subj, c.resign], 3),
-    ) {
-        if promise.0 > request.0 {
-            return Some(offering(
-                "ffa:offer_deal",
-                "proposes a deal: something in return for resigning or points",
-                (request.0, promise.1),
-            ));
-        }
-    }
-    None
+    let s = v.near(&[c.piece | c.points, c.for_, c.you], 1)?;
+    Some(offering(
+        "ffa:offer_for_you",
+        "offers material or a place to another player",
+        s,
+    ))
+}
+
+/// A request followed by a promise to resign: a deal.
+fn offer_deal(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let request = v.near(&[c.give | c.let_, c.me], 2)?;
+    let promise = v.near(&[c.subj, c.resign], 3)?;
+    (promise.0 > request.0).then(|| {
+        offering(
+            "ffa:offer_deal",
+            "proposes a deal: something in return for resigning or points",
+            (request.0, promise.1),
+        )
+    })
 }
 
 fn find_pact(v: &View<'_>, pact: Option<(usize, usize)>) -> Option<Found> {
@@ -920,6 +1017,16 @@ fn find_pact(v: &View<'_>, pact: Option<(usize, usize)>) -> Option<Found> {
 }
 
 fn find_begging(v: &View<'_>) -> Option<Found> {
+    beg_need(v)
+        .or_else(|| beg_give_or_let_me(v))
+        .or_else(|| beg_few_points(v))
+        .or_else(|| beg_spare_me(v))
+        .or_else(|| beg_resign_for_me(v))
+        .or_else(|| beg_can_i_have(v))
+}
+
+/// "i need 5 points", "i need your queen".
+fn beg_need(v: &View<'_>) -> Option<Found> {
     let c = v.c;
     if let Some(s) = v.near(&[c.need, c.points | c.num], 3) {
         let last = s.1 - 1;
@@ -931,14 +1038,17 @@ fn find_begging(v: &View<'_>) -> Option<Found> {
             ));
         }
     }
-    // "i need your queen".
-    if let Some(s) = v.near(&[c.need, c.you, c.piece], 2) {
-        return Some(begging(
-            "ffa:beg_need_yours",
-            "asks for another player's material",
-            s,
-        ));
-    }
+    let s = v.near(&[c.need, c.you, c.piece], 2)?;
+    Some(begging(
+        "ffa:beg_need_yours",
+        "asks for another player's material",
+        s,
+    ))
+}
+
+/// "give me points", "gimme your rook", "let me take it".
+fn beg_give_or_let_me(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     if let Some(s) = v.near(&[c.give, c.points | c.num | c.piece], 4) {
         let word = v.word(v.live[s.0]);
         let to_me = word.starts_with("gim") || v.find(s.0, c.me).is_some_and(|m| m < s.1);
@@ -950,14 +1060,17 @@ fn find_begging(v: &View<'_>) -> Option<Found> {
             ));
         }
     }
-    if let Some(s) = v.near(&[c.let_, c.me, c.take | c.have | c.check | c.attack], 2) {
-        return Some(begging(
-            "ffa:beg_let_me",
-            "asks to be allowed to take material",
-            s,
-        ));
-    }
-    // "just 5 points", "only 3 more points"; not "I only have 2 points".
+    let s = v.near(&[c.let_, c.me, c.take | c.have | c.check | c.attack], 2)?;
+    Some(begging(
+        "ffa:beg_let_me",
+        "asks to be allowed to take material",
+        s,
+    ))
+}
+
+/// "just 5 points", "only 3 more points" (not "I only have 2 points"); "points pls".
+fn beg_few_points(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     for i in 0..v.live.len().saturating_sub(1) {
         if v.at(i) & c.just != 0 && v.at(i + 1) & c.num != 0 && v.same_clause(i, i + 1) {
             if let Some(p) = v.ahead(i + 1, 2, c.points) {
@@ -969,57 +1082,55 @@ fn find_begging(v: &View<'_>) -> Option<Found> {
             }
         }
     }
-    if let Some(s) = v.near(&[c.points, c.please], 3) {
-        return Some(begging("ffa:beg_points_please", "pleads for points", s));
-    }
-    if let Some(s) = v.near(&[c.neg, c.take | c.attack | c.check, c.me], 2) {
-        return Some(begging(
+    let s = v.near(&[c.points, c.please], 3)?;
+    Some(begging("ffa:beg_points_please", "pleads for points", s))
+}
+
+/// "don't take my queen", "leave my rook alone", "spare my knight".
+fn beg_spare_me(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let spare_me = |s| {
+        begging(
             "ffa:beg_spare_me",
             "pleads with another player to spare own material",
             s,
-        ));
+        )
+    };
+    if let Some(s) = v.near(&[c.neg, c.take | c.attack | c.check, c.me], 2) {
+        return Some(spare_me(s));
     }
-    // "leave my rook alone", "spare my knight".
-    if let Some(s) = v.near(&[c.leave, c.me, c.piece], 1) {
-        if v.behind(s.0, 2, c.subj).is_none() {
-            return Some(begging(
-                "ffa:beg_spare_me",
-                "pleads with another player to spare own material",
-                s,
-            ));
-        }
-    }
-    if let Some(s) = v.near(&[c.resign, c.so | c.points, c.subj | c.me | c.points], 3) {
-        return Some(begging(
-            "ffa:beg_resign_for_me",
-            "asks another player to resign for own benefit",
-            s,
-        ));
-    }
-    // "can i have your rook?", "could i take the free pawn", "can i have 2nd?".
-    if let Some(s) = v.near(&[c.can, c.subj, c.have | c.take], 1) {
-        let verb = s.1 - 1;
-        if let Some(t) = v.ahead(verb, 3, c.you | c.piece | c.points | c.it) {
-            return Some(begging(
-                "ffa:beg_can_i_have",
-                "asks for another player's material or a place",
-                (s.0, t + 1),
-            ));
-        }
-        if let Some(n) = v.ahead(verb, 2, c.num).filter(|&n| v.num_is_points(n)) {
-            return Some(begging(
-                "ffa:beg_can_i_have",
-                "asks for another player's material or a place",
-                (s.0, n + 1),
-            ));
-        }
-    }
-    None
+    let s = v.near(&[c.leave, c.me, c.piece], 1)?;
+    v.behind(s.0, 2, c.subj).is_none().then(|| spare_me(s))
+}
+
+fn beg_resign_for_me(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.resign, c.so | c.points, c.subj | c.me | c.points], 3)?;
+    Some(begging(
+        "ffa:beg_resign_for_me",
+        "asks another player to resign for own benefit",
+        s,
+    ))
+}
+
+/// "can i have your rook?", "could i take the free pawn", "can i have 2nd?".
+fn beg_can_i_have(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.can, c.subj, c.have | c.take], 1)?;
+    let verb = s.1 - 1;
+    let end = match v.ahead(verb, 3, c.you | c.piece | c.points | c.it) {
+        Some(t) => t,
+        None => v.ahead(verb, 2, c.num).filter(|&n| v.num_is_points(n))?,
+    };
+    Some(begging(
+        "ffa:beg_can_i_have",
+        "asks for another player's material or a place",
+        (s.0, end + 1),
+    ))
 }
 
 fn find_collusion(v: &View<'_>) -> Option<Found> {
     let c = v.c;
-    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
     if let Some(s) = v.near(&[c.letus, c.attack | c.take | c.check | c.team | c.go], 2) {
         return Some(collusion(
             "ffa:collusion_lets",
@@ -1034,7 +1145,7 @@ fn find_collusion(v: &View<'_>) -> Option<Found> {
         } else {
             c.seat | c.attack | c.versus | c.you | c.we
         };
-        if !negated_before(i) && v.has(partner) {
+        if !v.negated_before(i) && v.has(partner) {
             return Some(collusion(
                 "ffa:collusion_team_up",
                 "proposes teaming up",
@@ -1071,7 +1182,7 @@ fn find_collusion(v: &View<'_>) -> Option<Found> {
         // "attack red" directs an attack at a seat; "kill blue's king" names a piece: a
         // move suggestion.
         if let Some(seat) = v.find(i, c.seat) {
-            if !negated_before(i) && v.ahead(seat, 2, c.piece).is_none() {
+            if !v.negated_before(i) && v.ahead(seat, 2, c.piece).is_none() {
                 return Some(collusion(
                     "ffa:collusion_attack_seat",
                     "directs another player's attack at a seat",
@@ -1141,8 +1252,18 @@ fn find_intention(v: &View<'_>) -> Option<Found> {
 }
 
 fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
+    suggest_check(v, mentions)
+        .or_else(|| suggest_hanging_piece(v))
+        .or_else(|| suggest_what_you_can(v))
+        .or_else(|| suggest_take(v))
+        .or_else(|| suggest_piece_to_move(v))
+        .or_else(|| suggest_defend(v))
+        .or_else(|| suggest_move_notation(v, mentions))
+}
+
+/// "check" next to a forced mate ("mate in 2"), or "check" in the imperative position.
+fn suggest_check(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
     let c = v.c;
-    let negated_before = |i: usize| i > 0 && v.at(i - 1) & c.neg != 0;
     if mentions
         .iter()
         .any(|m| matches!(m.kind, MentionKind::MateIn { .. }))
@@ -1155,30 +1276,32 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             ));
         }
     }
-    if let Some(i) = v.imperative(c.check) {
-        return Some(suggestion(
-            "ffa:suggest_check",
-            "tells a player to give check or mate",
-            (i, i + 2),
-        ));
-    }
-    // "the knight on f4 is hanging": room for "on <square> is" between piece and state.
-    if let Some(s) = v.near(&[c.piece, c.state], 5) {
-        return Some(suggestion(
-            "ffa:suggest_hanging_piece",
-            "points out a piece that can be won",
-            s,
-        ));
-    }
+    let i = v.imperative(c.check)?;
+    Some(suggestion(
+        "ffa:suggest_check",
+        "tells a player to give check or mate",
+        (i, i + 2),
+    ))
+}
+
+fn suggest_hanging_piece(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    // "the knight on f4 is hanging": room for "on <square> is" between piece and state;
     // "free queen on e5".
-    if let Some(s) = v.near(&[c.free, c.piece], 1) {
-        return Some(suggestion(
-            "ffa:suggest_hanging_piece",
-            "points out a piece that can be won",
-            s,
-        ));
-    }
-    // "red can take a free knight", "green, you can checkmate yellow".
+    let s = v
+        .near(&[c.piece, c.state], 5)
+        .or_else(|| v.near(&[c.free, c.piece], 1))?;
+    Some(suggestion(
+        "ffa:suggest_hanging_piece",
+        "points out a piece that can be won",
+        s,
+    ))
+}
+
+/// "red can take a free knight", "green, you can checkmate yellow"; "you have mate in one",
+/// "you have a free rook".
+fn suggest_what_you_can(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     if let Some(s) = v.near(&[c.you | c.seat, c.can, c.take | c.attack | c.check], 1) {
         if let Some(o) = v.ahead(s.1 - 1, 3, c.piece | c.seat | c.state) {
             return Some(suggestion(
@@ -1188,28 +1311,33 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             ));
         }
     }
-    // "you have mate in one", "you have a free rook".
-    if let Some(s) = v.near(&[c.you, c.have, c.state | c.check], 2) {
-        return Some(suggestion(
-            "ffa:suggest_you_have",
-            "tells a player what they have on the board",
-            s,
-        ));
+    let s = v.near(&[c.you, c.have, c.state | c.check], 2)?;
+    Some(suggestion(
+        "ffa:suggest_you_have",
+        "tells a player what they have on the board",
+        s,
+    ))
+}
+
+/// "take the rook", "attack the queen": a capture command naming a piece or state within
+/// four tokens.
+fn suggest_take(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let i = v.imperative(c.take | c.attack)?;
+    if v.negated_before(i) {
+        return None;
     }
-    if let Some(i) = v.imperative(c.take | c.attack) {
-        if !negated_before(i) {
-            if let Some(j) = v.find(i + 1, c.piece | c.state) {
-                if j <= i + 4 {
-                    return Some(suggestion(
-                        "ffa:suggest_take",
-                        "tells a player what to capture",
-                        (i, j + 1),
-                    ));
-                }
-            }
-        }
-    }
-    // "look at red's king", "move your queen".
+    let j = v.find(i + 1, c.piece | c.state).filter(|&j| j <= i + 4)?;
+    Some(suggestion(
+        "ffa:suggest_take",
+        "tells a player what to capture",
+        (i, j + 1),
+    ))
+}
+
+/// "look at red's king", "move your queen".
+fn suggest_piece_to_move(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
     for (set, rule, explanation) in [
         (
             c.look,
@@ -1228,13 +1356,22 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             }
         }
     }
-    if let Some(s) = v.near(&[c.defend, c.you, c.piece], 2) {
-        return Some(suggestion(
-            "ffa:suggest_defend",
-            "warns a player about their piece",
-            s,
-        ));
-    }
+    None
+}
+
+fn suggest_defend(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let s = v.near(&[c.defend, c.you, c.piece], 2)?;
+    Some(suggestion(
+        "ffa:suggest_defend",
+        "warns a player about their piece",
+        s,
+    ))
+}
+
+/// A move or castling in notation among the live tokens (not in a clause about the past).
+fn suggest_move_notation(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
+    let c = v.c;
     let live_mention = mentions.iter().any(|m| {
         matches!(
             m.kind,
@@ -1245,19 +1382,19 @@ fn find_suggestion(v: &View<'_>, mentions: &[Mention]) -> Option<Found> {
             a < m.span.end && m.span.start < b
         })
     });
-    if live_mention {
-        let at = v
-            .live
-            .iter()
-            .position(|&t| v.bits(t) & c.win != 0)
-            .unwrap_or(0);
-        return Some(suggestion(
-            "ffa:suggest_move_notation",
-            "names a move while it can still be played",
-            (at, at + 1),
-        ));
+    if !live_mention {
+        return None;
     }
-    None
+    let at = v
+        .live
+        .iter()
+        .position(|&t| v.bits(t) & c.win != 0)
+        .unwrap_or(0);
+    Some(suggestion(
+        "ffa:suggest_move_notation",
+        "names a move while it can still be played",
+        (at, at + 1),
+    ))
 }
 
 /// Telling someone to resign or claim: classified; whether it is allowed is the policy's

@@ -212,155 +212,22 @@ impl Lexicon {
     }
 
     pub fn from_sources(sources: LexiconSources<'_>) -> Result<Lexicon, LexiconError> {
-        let mut entries: Vec<LexiconEntry> = Vec::new();
-        let mut by_term: HashMap<String, usize> = HashMap::new();
-        let mut allow_terms: Vec<String> = sources
-            .allowlist_txt
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        let mut allow_terms: Vec<String> = word_list(sources.allowlist_txt)
             .map(str::to_lowercase)
             .collect();
-        let mut removed: Vec<String> = Vec::new();
-        let files: [(&str, &'static str); 3] = [
-            (sources.reference_tsv, "reference.tsv"),
-            (sources.languages_tsv, "languages.tsv"),
-            (sources.custom_tsv, "custom.tsv"),
-        ];
-        for (text, file) in files {
-            for (term, entry) in parse_tsv(text, file)? {
-                match entry {
-                    Some(entry) => {
-                        // Later files override earlier ones.
-                        if let Some(&i) = by_term.get(&term) {
-                            entries[i] = entry;
-                        } else {
-                            by_term.insert(term, entries.len());
-                            entries.push(entry);
-                        }
-                    }
-                    None => {
-                        if let Some(word) = term.strip_prefix("allow:") {
-                            allow_terms.push(word.to_string());
-                        } else if let Some(word) = term.strip_prefix("remove:") {
-                            removed.push(word.to_string());
-                        }
-                    }
-                }
-            }
-        }
-        entries.retain(|e| !removed.contains(&e.term));
-
-        let mut cue_names = CueNames::default();
-        let mut cue_words: HashMap<String, u64> = HashMap::new();
-        for (index, raw) in sources.ffa_cues_txt.lines().enumerate() {
-            if raw.starts_with('#') || raw.trim().is_empty() {
-                continue;
-            }
-            let (name, words) = raw.split_once(':').ok_or_else(|| LexiconError {
-                file: "ffa_cues.txt",
-                line: index + 1,
-                message: "expected `name: word word ...`".to_string(),
-            })?;
-            if cue_names.names.len() >= 64 {
-                return Err(LexiconError {
-                    file: "ffa_cues.txt",
-                    line: index + 1,
-                    message: "at most 64 cue sets".to_string(),
-                });
-            }
-            let bit = 1u64 << cue_names.names.len();
-            cue_names.names.push(name.trim().to_string());
-            for word in words.split_whitespace() {
-                *cue_words.entry(word.to_lowercase()).or_default() |= bit;
-            }
-        }
+        let entries = merge_entry_files(&sources, &mut allow_terms)?;
+        let (cue_names, cue_words) = parse_cue_sets(sources.ffa_cues_txt)?;
 
         let mut builder = PatternSet::default();
         let mut line = NormalizedLine::new();
-        let mut censor_index: HashMap<u8, Vec<(Box<str>, u32)>> = HashMap::new();
-        for (index, entry) in entries.iter().enumerate() {
-            let role = PatternRole::Offensive(index as u32);
-            let lead = !matches!(entry.mode, MatchMode::Sub);
-            let trail = matches!(entry.mode, MatchMode::Phrase);
-            if let Some(form) = builder.add(&mut line, &entry.term, role, lead, trail) {
-                if entry.mode != MatchMode::Phrase && form.len() >= 3 {
-                    let first = form.as_bytes()[0];
-                    censor_index
-                        .entry(first)
-                        .or_default()
-                        .push((form.into(), index as u32));
-                }
-            }
-            // "1" is read as "i"; words written with "l" get an "i" spelling too ("he11").
-            if entry.term.contains('l') && entry.mode != MatchMode::Phrase {
-                let variant = entry.term.replace('l', "i");
-                builder.add(&mut line, &variant, role, lead, trail);
-            }
-        }
-        // Compounds written as two words ("rag head", "bend over") match as a phrase;
-        // each part must be a whole word, so "but treason" never becomes "butt...".
-        for (index, entry) in entries.iter().enumerate() {
-            let term = entry.term.as_str();
-            let long_single_word = matches!(entry.mode, MatchMode::Sub | MatchMode::Prefix)
-                && (6..=14).contains(&term.len())
-                && term.bytes().all(|b| b.is_ascii_lowercase());
-            if !long_single_word {
-                continue;
-            }
-            for split in 3..=term.len() - 3 {
-                let phrase = format!("{} {}", &term[..split], &term[split..]);
-                builder.add(
-                    &mut line,
-                    &phrase,
-                    PatternRole::Offensive(index as u32),
-                    true,
-                    true,
-                );
-            }
-        }
-        // An allowlist word spelled exactly like an offensive entry ("he'll") would
-        // cancel it: such words are left out.
-        let offensive_forms: std::collections::HashSet<(String, Box<[u8]>)> = builder
-            .texts
-            .iter()
-            .zip(&builder.patterns)
-            .map(|(text, pattern)| {
-                let inner = text.trim();
-                let from = usize::from(pattern.leading_space);
-                let runs: Box<[u8]> = pattern.runs[from..from + inner.len()].into();
-                (inner.to_string(), runs)
-            })
-            .collect();
-        for term in &allow_terms {
-            line.normalize(term);
-            let inner = line.trimmed().to_string();
-            let runs: Box<[u8]> = line.runs()[1..1 + inner.len()].into();
-            if offensive_forms.contains(&(inner, runs)) {
-                continue;
-            }
-            builder.add(&mut line, term, PatternRole::Allow, false, false);
-        }
+        let censor_index = builder.add_entries(&mut line, &entries);
+        builder.add_split_compounds(&mut line, &entries);
+        builder.add_allowlist(&mut line, &allow_terms);
         for (word, bits) in &cue_words {
             builder.add(&mut line, word, PatternRole::Cue(*bits), true, true);
         }
-        // A full DFA: about 50 MB and 0.2 s to build once per process, and the
-        // fastest overlapping search (no failure transitions), which dominates the
-        // per-line cost.
-        let automaton = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&builder.texts)
-            .map_err(|e| LexiconError {
-                file: "lexicon",
-                line: 0,
-                message: e.to_string(),
-            })?;
-        let nationalities = sources
-            .nationalities_txt
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        let automaton = build_automaton(&builder.texts)?;
+        let nationalities = word_list(sources.nationalities_txt)
             .map(|w| {
                 line.normalize(w);
                 line.trimmed().to_string()
@@ -377,6 +244,97 @@ impl Lexicon {
     }
 }
 
+/// The words of a word-list file: one a line, without blank lines and `#` comments.
+fn word_list(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// The entries of the three lexicon TSVs, later files overriding earlier ones, less the
+/// terms they remove; the `allow` rows are added to `allow_terms`.
+fn merge_entry_files(
+    sources: &LexiconSources<'_>,
+    allow_terms: &mut Vec<String>,
+) -> Result<Vec<LexiconEntry>, LexiconError> {
+    let mut entries: Vec<LexiconEntry> = Vec::new();
+    let mut by_term: HashMap<String, usize> = HashMap::new();
+    let mut removed: Vec<String> = Vec::new();
+    let files: [(&str, &'static str); 3] = [
+        (sources.reference_tsv, "reference.tsv"),
+        (sources.languages_tsv, "languages.tsv"),
+        (sources.custom_tsv, "custom.tsv"),
+    ];
+    for (text, file) in files {
+        for (term, entry) in parse_tsv(text, file)? {
+            match entry {
+                Some(entry) => {
+                    // Later files override earlier ones.
+                    if let Some(&i) = by_term.get(&term) {
+                        entries[i] = entry;
+                    } else {
+                        by_term.insert(term, entries.len());
+                        entries.push(entry);
+                    }
+                }
+                None => {
+                    if let Some(word) = term.strip_prefix("allow:") {
+                        allow_terms.push(word.to_string());
+                    } else if let Some(word) = term.strip_prefix("remove:") {
+                        removed.push(word.to_string());
+                    }
+                }
+            }
+        }
+    }
+    entries.retain(|e| !removed.contains(&e.term));
+    Ok(entries)
+}
+
+/// The FFA cue sets (`name: word word ...`, at most 64): their names, and the cue bits of
+/// each word.
+fn parse_cue_sets(text: &str) -> Result<(CueNames, HashMap<String, u64>), LexiconError> {
+    let mut cue_names = CueNames::default();
+    let mut cue_words: HashMap<String, u64> = HashMap::new();
+    for (index, raw) in text.lines().enumerate() {
+        if raw.starts_with('#') || raw.trim().is_empty() {
+            continue;
+        }
+        let error = |message: &str| LexiconError {
+            file: "ffa_cues.txt",
+            line: index + 1,
+            message: message.to_string(),
+        };
+        let (name, words) = raw
+            .split_once(':')
+            .ok_or_else(|| error("expected `name: word word ...`"))?;
+        if cue_names.names.len() >= 64 {
+            return Err(error("at most 64 cue sets"));
+        }
+        let bit = 1u64 << cue_names.names.len();
+        cue_names.names.push(name.trim().to_string());
+        for word in words.split_whitespace() {
+            *cue_words.entry(word.to_lowercase()).or_default() |= bit;
+        }
+    }
+    Ok((cue_names, cue_words))
+}
+
+/// A full DFA: about 50 MB and 0.2 s to build once per process, and the
+/// fastest overlapping search (no failure transitions), which dominates the
+/// per-line cost.
+fn build_automaton(texts: &[String]) -> Result<AhoCorasick, LexiconError> {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(texts)
+        .map_err(|e| LexiconError {
+            file: "lexicon",
+            line: 0,
+            message: e.to_string(),
+        })
+}
+
 #[derive(Default)]
 struct PatternSet {
     texts: Vec<String>,
@@ -384,6 +342,85 @@ struct PatternSet {
 }
 
 impl PatternSet {
+    /// Adds the offensive entries (with an "i" spelling of words written with "l"); returns
+    /// the index of censored-word forms.
+    fn add_entries(
+        &mut self,
+        line: &mut NormalizedLine,
+        entries: &[LexiconEntry],
+    ) -> HashMap<u8, Vec<(Box<str>, u32)>> {
+        let mut censor_index: HashMap<u8, Vec<(Box<str>, u32)>> = HashMap::new();
+        for (index, entry) in entries.iter().enumerate() {
+            let role = PatternRole::Offensive(index as u32);
+            let lead = !matches!(entry.mode, MatchMode::Sub);
+            let trail = matches!(entry.mode, MatchMode::Phrase);
+            if let Some(form) = self.add(line, &entry.term, role, lead, trail) {
+                if entry.mode != MatchMode::Phrase && form.len() >= 3 {
+                    let first = form.as_bytes()[0];
+                    censor_index
+                        .entry(first)
+                        .or_default()
+                        .push((form.into(), index as u32));
+                }
+            }
+            // "1" is read as "i"; words written with "l" get an "i" spelling too ("he11").
+            if entry.term.contains('l') && entry.mode != MatchMode::Phrase {
+                let variant = entry.term.replace('l', "i");
+                self.add(line, &variant, role, lead, trail);
+            }
+        }
+        censor_index
+    }
+
+    /// Compounds written as two words ("rag head", "bend over") match as a phrase;
+    /// each part must be a whole word, so "but treason" never becomes "butt...".
+    fn add_split_compounds(&mut self, line: &mut NormalizedLine, entries: &[LexiconEntry]) {
+        for (index, entry) in entries.iter().enumerate() {
+            let term = entry.term.as_str();
+            let long_single_word = matches!(entry.mode, MatchMode::Sub | MatchMode::Prefix)
+                && (6..=14).contains(&term.len())
+                && term.bytes().all(|b| b.is_ascii_lowercase());
+            if !long_single_word {
+                continue;
+            }
+            for split in 3..=term.len() - 3 {
+                let phrase = format!("{} {}", &term[..split], &term[split..]);
+                self.add(
+                    line,
+                    &phrase,
+                    PatternRole::Offensive(index as u32),
+                    true,
+                    true,
+                );
+            }
+        }
+    }
+
+    /// Adds the allowlist. An allowlist word spelled exactly like an offensive entry
+    /// ("he'll") would cancel it: such words are left out.
+    fn add_allowlist(&mut self, line: &mut NormalizedLine, allow_terms: &[String]) {
+        let offensive_forms: std::collections::HashSet<(String, Box<[u8]>)> = self
+            .texts
+            .iter()
+            .zip(&self.patterns)
+            .map(|(text, pattern)| {
+                let inner = text.trim();
+                let from = usize::from(pattern.leading_space);
+                let runs: Box<[u8]> = pattern.runs[from..from + inner.len()].into();
+                (inner.to_string(), runs)
+            })
+            .collect();
+        for term in allow_terms {
+            line.normalize(term);
+            let inner = line.trimmed().to_string();
+            let runs: Box<[u8]> = line.runs()[1..1 + inner.len()].into();
+            if offensive_forms.contains(&(inner, runs)) {
+                continue;
+            }
+            self.add(line, term, PatternRole::Allow, false, false);
+        }
+    }
+
     /// Adds the matching form of `term`; returns the form (without boundary spaces).
     fn add(
         &mut self,

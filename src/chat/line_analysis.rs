@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use serde::{Deserialize, Serialize};
 
 use super::analyzer::Analyzer;
-use super::ffa::{self, FfaClass};
+use super::ffa::{self, FfaClass, FfaOutcome};
 use super::line_context::LineContext;
 use super::mention::{self, Mention, Tense};
 use super::normalize::NormalizedLine;
@@ -84,118 +84,148 @@ pub fn analyze_line_with(
     context: &LineContext,
     text: &str,
 ) -> LineAnalysis {
-    let Scratch {
-        line,
-        scan,
-        patterns,
-        spam: spam_hits,
-        mentions,
-        ffa: ffa_scratch,
-    } = scratch;
-    line.normalize(text);
-    offensive::scan(&analyzer.lexicon, line, scan);
+    scratch.line.normalize(text);
+    offensive::scan(&analyzer.lexicon, &scratch.line, &mut scratch.scan);
     let mut analysis = LineAnalysis::default();
-
-    for hit in &scan.hits {
-        let entry = &analyzer.lexicon.entries[hit.entry as usize];
-        let (start, end) = line.original_span(hit.start as usize, hit.end as usize);
-        let category = entry.category;
-        let report_worthy = entry.severity >= Severity::High
-            || matches!(
-                category,
-                Category::SlurHate
-                    | Category::ThreatSelfHarm
-                    | Category::PersonalInfo
-                    | Category::Harassment
-            );
-        let texts = &analyzer.flag_texts[hit.entry as usize];
-        analysis.flags.push(Flag {
-            category,
-            severity: entry.severity,
-            span: Span::new(start, end),
-            rule: texts.rule.clone(),
-            explanation: if hit.censored {
-                texts.censored_explanation.clone()
-            } else {
-                texts.explanation.clone()
-            },
-            report_worthy,
-            evidence: None,
-        });
-    }
-    if !scan.hits.is_empty() {
-        harassment_by_origin(analyzer, line, scan, &mut analysis);
-    }
-
-    patterns.clear();
-    analyzer.pii.scan(text, &line.stats, patterns);
-    for hit in patterns.iter() {
-        analysis.flags.push(Flag {
-            category: hit.category,
-            severity: hit.severity,
-            span: hit.span,
-            rule: hit.rule.to_string(),
-            explanation: hit.explanation.to_string(),
-            report_worthy: hit.category == Category::PersonalInfo,
-            evidence: None,
-        });
-    }
-
-    spam_hits.clear();
-    spam::line_checks(&analyzer.spam, line, spam_hits);
-    let whole = Span::new(0, text.len());
-    for hit in spam_hits.iter() {
-        analysis.flags.push(spam_flag(hit, whole));
-    }
-
+    scratch.push_offensive_flags(analyzer, &mut analysis);
+    scratch.push_pii_flags(analyzer, text, &mut analysis.flags);
+    scratch.push_spam_flags(analyzer, text, &mut analysis.flags);
     if context.ffa_rules_apply() {
-        mentions.clear();
-        let cues = &analyzer.cues;
-        if scan.line_cues & cues.trigger != 0 || line.stats.digits > 0 {
-            mention::extract(
-                &analyzer.board,
-                text,
-                line,
-                &scan.token_cues,
-                cues.board_words,
-                mentions,
-            );
-        }
-        let mut outcome = ffa::classify(
-            ffa_scratch,
-            cues,
-            line,
-            text,
-            &scan.token_cues,
-            scan.line_cues,
-            mentions,
-            context.position.as_ref(),
-        );
-        analyzer.ffa_policy.judge(&mut outcome);
-        analysis.tense = if outcome.class == FfaClass::PastMoveDiscussion {
-            Tense::Past
-        } else {
-            Tense::Present
-        };
-        if let Some(category) = outcome.class.category() {
-            let (start, end) = line.original_span(outcome.norm_span.0, outcome.norm_span.1);
-            analysis.flags.push(Flag {
-                category,
-                severity: outcome.severity,
-                span: Span::new(start, end),
-                rule: outcome.rule.to_string(),
-                explanation: outcome.explanation.to_string(),
-                report_worthy: outcome.report_worthy,
-                evidence: outcome.evidence.clone(),
-            });
-        }
-        analysis.ffa = Some(outcome.class);
-        if !mentions.is_empty() {
-            analysis.mentions = mentions.clone();
-        }
+        scratch.apply_ffa_rules(analyzer, context, text, &mut analysis);
     }
     analysis.action = recommend(&analysis.flags);
     analysis
+}
+
+/// The steps of [`analyze_line_with`], each reading the line as normalised and scanned.
+impl Scratch {
+    /// Offensive lexicon hits, and harassment for someone's origin.
+    fn push_offensive_flags(&self, analyzer: &Analyzer, analysis: &mut LineAnalysis) {
+        for hit in &self.scan.hits {
+            analysis.flags.push(lexicon_flag(analyzer, &self.line, hit));
+        }
+        if !self.scan.hits.is_empty() {
+            harassment_by_origin(analyzer, &self.line, &self.scan, analysis);
+        }
+    }
+
+    /// Personal information and links.
+    fn push_pii_flags(&mut self, analyzer: &Analyzer, text: &str, flags: &mut Vec<Flag>) {
+        self.patterns.clear();
+        analyzer
+            .pii
+            .scan(text, &self.line.stats, &mut self.patterns);
+        for hit in self.patterns.iter() {
+            flags.push(Flag {
+                category: hit.category,
+                severity: hit.severity,
+                span: hit.span,
+                rule: hit.rule.to_string(),
+                explanation: hit.explanation.to_string(),
+                report_worthy: hit.category == Category::PersonalInfo,
+                evidence: None,
+            });
+        }
+    }
+
+    /// Spam within the line itself (the whole line is the span).
+    fn push_spam_flags(&mut self, analyzer: &Analyzer, text: &str, flags: &mut Vec<Flag>) {
+        self.spam.clear();
+        spam::line_checks(&analyzer.spam, &self.line, &mut self.spam);
+        let whole = Span::new(0, text.len());
+        for hit in self.spam.iter() {
+            flags.push(spam_flag(hit, whole));
+        }
+    }
+
+    /// The FFA chat rules: board mentions, the class of the line and its flag.
+    fn apply_ffa_rules(
+        &mut self,
+        analyzer: &Analyzer,
+        context: &LineContext,
+        text: &str,
+        analysis: &mut LineAnalysis,
+    ) {
+        self.mentions.clear();
+        let cues = &analyzer.cues;
+        let scan = &self.scan;
+        if scan.line_cues & cues.trigger != 0 || self.line.stats.digits > 0 {
+            mention::extract(
+                &analyzer.board,
+                text,
+                &self.line,
+                &scan.token_cues,
+                cues.board_words,
+                &mut self.mentions,
+            );
+        }
+        let mut outcome = ffa::classify(
+            &mut self.ffa,
+            cues,
+            &self.line,
+            text,
+            &scan.token_cues,
+            scan.line_cues,
+            &self.mentions,
+            context.position.as_ref(),
+        );
+        analyzer.ffa_policy.judge(&mut outcome);
+        record_ffa_outcome(&self.line, &outcome, analysis);
+        if !self.mentions.is_empty() {
+            analysis.mentions = self.mentions.clone();
+        }
+    }
+}
+
+/// The flag of an offensive lexicon hit.
+fn lexicon_flag(analyzer: &Analyzer, line: &NormalizedLine, hit: &offensive::Hit) -> Flag {
+    let entry = &analyzer.lexicon.entries[hit.entry as usize];
+    let (start, end) = line.original_span(hit.start as usize, hit.end as usize);
+    let category = entry.category;
+    let report_worthy = entry.severity >= Severity::High
+        || matches!(
+            category,
+            Category::SlurHate
+                | Category::ThreatSelfHarm
+                | Category::PersonalInfo
+                | Category::Harassment
+        );
+    let texts = &analyzer.flag_texts[hit.entry as usize];
+    Flag {
+        category,
+        severity: entry.severity,
+        span: Span::new(start, end),
+        rule: texts.rule.clone(),
+        explanation: if hit.censored {
+            texts.censored_explanation.clone()
+        } else {
+            texts.explanation.clone()
+        },
+        report_worthy,
+        evidence: None,
+    }
+}
+
+/// The tense, the FFA class and, for a class that is a flag category, the flag.
+fn record_ffa_outcome(line: &NormalizedLine, outcome: &FfaOutcome, analysis: &mut LineAnalysis) {
+    analysis.tense = if outcome.class == FfaClass::PastMoveDiscussion {
+        Tense::Past
+    } else {
+        Tense::Present
+    };
+    if let Some(category) = outcome.class.category() {
+        let (start, end) = line.original_span(outcome.norm_span.0, outcome.norm_span.1);
+        analysis.flags.push(Flag {
+            category,
+            severity: outcome.severity,
+            span: Span::new(start, end),
+            rule: outcome.rule.to_string(),
+            explanation: outcome.explanation.to_string(),
+            report_worthy: outcome.report_worthy,
+            evidence: outcome.evidence.clone(),
+        });
+    }
+    analysis.ffa = Some(outcome.class);
 }
 
 pub(super) fn spam_flag(hit: &spam::SpamHit, span: Span) -> Flag {

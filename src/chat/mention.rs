@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::normalize::NormalizedLine;
+use super::normalize::{NormalizedLine, Token};
 use super::types::Span;
 use crate::rules::geometry::Seat;
 use crate::rules::piece::PieceKind;
@@ -115,76 +115,39 @@ pub fn parse_square(text: &[u8]) -> Option<(SquareName, usize)> {
 /// Parses one word as a move in long or short algebraic notation
 /// (`Qe7`, `nxf5`, `Nj1-i3`, `d3xBc4`, `e2-e4`, `h7=D+`); the whole word must parse.
 pub fn parse_move(word: &str) -> Option<MentionKind> {
-    let bytes = word.as_bytes();
-    let core_end = bytes
-        .iter()
-        .rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?'))
-        .map(|i| i + 1)?;
-    let bytes = &bytes[..core_end];
-    match bytes {
-        b"O-O" | b"0-0" | b"o-o" => return Some(MentionKind::Castle { long: false }),
-        b"O-O-O" | b"0-0-0" | b"o-o-o" => return Some(MentionKind::Castle { long: true }),
-        _ => {}
+    let bytes = without_check_marks(word.as_bytes())?;
+    if let Some(castle) = parse_castle(bytes) {
+        return Some(castle);
     }
-    let mut i = 0;
-    let mut piece = None;
-    if let Some(&first) = bytes.first() {
-        if first.is_ascii_uppercase() {
-            piece = Some(piece_from_letter(first)?);
-            i = 1;
-        } else if matches!(first, b'n' | b'q' | b'k' | b'r') && bytes.get(1) == Some(&b'x') {
-            // Lower-case piece letters only before a capture ("nxf5").
-            piece = piece_from_letter(first);
-            i = 1;
-        }
-    }
+    let (piece, mut i) = leading_piece(bytes)?;
     let mut capture = false;
     let mut captured = None;
     if piece.is_some() && bytes.get(i) == Some(&b'x') {
         // Short capture without a from-square: "Qxe7", "nxBf5".
         capture = true;
-        i += 1;
-        if let Some(&c) = bytes.get(i) {
-            if c.is_ascii_uppercase() {
-                captured = Some(piece_from_letter(c)?);
-                i += 1;
-            }
-        }
+        (captured, i) = captured_piece(bytes, i + 1)?;
     }
     let (first_square, used) = parse_square(&bytes[i..])?;
     i += used;
     let mut from = None;
     let mut to = first_square;
-    if capture {
-        // Already read the capture; nothing else may follow but promotion.
-    } else if let Some(&sep) = bytes.get(i) {
-        if sep == b'-' || sep == b'x' {
-            capture = sep == b'x';
-            i += 1;
-            if let Some(&c) = bytes.get(i) {
-                if c.is_ascii_uppercase() {
-                    captured = Some(piece_from_letter(c)?);
-                    i += 1;
-                }
-            }
-            let (second, used) = parse_square(&bytes[i..])?;
-            i += used;
-            from = Some(first_square);
-            to = second;
-        }
-    } else if piece.is_none() {
-        // A bare square is a square, not a move.
-        return None;
+    let separator = bytes.get(i).copied();
+    // After a short capture nothing else may follow but promotion.
+    if !capture && matches!(separator, Some(b'-' | b'x')) {
+        // Long form: "Nj1-i3", "d3xBc4".
+        capture = separator == Some(b'x');
+        (captured, i) = captured_piece(bytes, i + 1)?;
+        let (second, used) = parse_square(&bytes[i..])?;
+        i += used;
+        from = Some(first_square);
+        to = second;
     }
+    // Without a piece letter only the long form is a move: a bare square is a square.
     if piece.is_none() && from.is_none() {
         return None;
     }
-    let mut promotion = None;
-    if bytes.get(i) == Some(&b'=') {
-        promotion = Some(piece_from_letter(*bytes.get(i + 1)?)?);
-        i += 2;
-    }
-    if i != bytes.len() {
+    let (promotion, end) = promotion_suffix(bytes, i)?;
+    if end != bytes.len() {
         return None;
     }
     Some(MentionKind::Move {
@@ -195,6 +158,56 @@ pub fn parse_move(word: &str) -> Option<MentionKind> {
         captured,
         promotion,
     })
+}
+
+/// The word without the check and annotation marks at its end (`+`, `#`, `!`, `?`); None
+/// when nothing else is left.
+fn without_check_marks(bytes: &[u8]) -> Option<&[u8]> {
+    let core_end = bytes
+        .iter()
+        .rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?'))
+        .map(|i| i + 1)?;
+    Some(&bytes[..core_end])
+}
+
+fn parse_castle(bytes: &[u8]) -> Option<MentionKind> {
+    match bytes {
+        b"O-O" | b"0-0" | b"o-o" => Some(MentionKind::Castle { long: false }),
+        b"O-O-O" | b"0-0-0" | b"o-o-o" => Some(MentionKind::Castle { long: true }),
+        _ => None,
+    }
+}
+
+/// The piece letter a move starts with, if any, and where the rest begins; None for an
+/// upper-case letter that names no piece.
+fn leading_piece(bytes: &[u8]) -> Option<(Option<PieceKind>, usize)> {
+    match bytes.first() {
+        Some(&first) if first.is_ascii_uppercase() => Some((Some(piece_from_letter(first)?), 1)),
+        // Lower-case piece letters only before a capture ("nxf5").
+        Some(&first)
+            if matches!(first, b'n' | b'q' | b'k' | b'r') && bytes.get(1) == Some(&b'x') =>
+        {
+            Some((piece_from_letter(first), 1))
+        }
+        _ => Some((None, 0)),
+    }
+}
+
+/// The captured piece's letter at `i` ("xBc4"), if any, and where the square begins.
+fn captured_piece(bytes: &[u8], i: usize) -> Option<(Option<PieceKind>, usize)> {
+    match bytes.get(i) {
+        Some(&c) if c.is_ascii_uppercase() => Some((Some(piece_from_letter(c)?), i + 1)),
+        _ => Some((None, i)),
+    }
+}
+
+/// A promotion at `i` ("=D"), if any, and where the move ends.
+fn promotion_suffix(bytes: &[u8], i: usize) -> Option<(Option<PieceKind>, usize)> {
+    if bytes.get(i) != Some(&b'=') {
+        return Some((None, i));
+    }
+    let piece = piece_from_letter(*bytes.get(i + 1)?)?;
+    Some((Some(piece), i + 2))
 }
 
 /// Words of the matching form that name pieces and seats.
@@ -268,38 +281,10 @@ pub(crate) fn extract(
     out.clear();
     // Notation: only where the line has digits or castling.
     if line.stats.digits > 0 || original.contains("O-O") || original.contains("0-0") {
-        let mut start = None;
-        for (i, c) in original
-            .char_indices()
-            .chain(std::iter::once((original.len(), ' ')))
-        {
-            let part_of_word = c.is_ascii_alphanumeric() || matches!(c, '-' | '=' | '+' | '#');
-            match (part_of_word, start) {
-                (true, None) => start = Some(i),
-                (false, Some(s)) => {
-                    let word = &original[s..i];
-                    if let Some(kind) = parse_move(word) {
-                        out.push(Mention {
-                            kind,
-                            span: Span::new(s, i),
-                        });
-                    } else if let Some((square, used)) = parse_square(word.as_bytes()) {
-                        if used == word.len() {
-                            out.push(Mention {
-                                kind: MentionKind::Square { square },
-                                span: Span::new(s, i),
-                            });
-                        }
-                    }
-                    start = None;
-                }
-                _ => {}
-            }
-        }
+        extract_notation(original, out);
     }
     // Words: pieces (with owner and square), seats, checks, "mate in N".
-    let tokens = &line.tokens;
-    for (index, token) in tokens.iter().enumerate() {
+    for (index, token) in line.tokens.iter().enumerate() {
         if token_cues
             .get(index)
             .is_some_and(|bits| bits & word_mask == 0)
@@ -307,73 +292,129 @@ pub(crate) fn extract(
             continue;
         }
         let word = line.token_text(token);
-        let (s, e) = line.original_span(token.start as usize, token.end as usize);
         if let Some(piece) = words.piece(word) {
-            // "red's knight": the seat right before the piece owns it.
-            let owner = index
-                .checked_sub(1)
-                .and_then(|p| words.seat(line.token_text(&tokens[p])));
-            let square = square_after(words, original, line, index);
-            let start = if owner.is_some() {
-                line.original_span(
-                    tokens[index - 1].start as usize,
-                    tokens[index - 1].end as usize,
-                )
-                .0
-            } else {
-                s
-            };
-            out.push(Mention {
-                kind: MentionKind::Piece {
-                    piece,
-                    owner,
-                    square,
-                },
-                span: Span::new(start, e),
-            });
+            out.push(piece_mention(words, original, line, index, piece));
         } else if let Some(seat) = words.seat(word) {
+            let (s, e) = original_of(line, token);
             out.push(Mention {
                 kind: MentionKind::Seat { seat },
                 span: Span::new(s, e),
             });
         }
         if words.check.iter().any(|w| w == word) {
-            let next = tokens.get(index + 1).map(|t| line.token_text(t));
-            if word == words.mate && next == Some("in") {
-                let moves = tokens
-                    .get(index + 2)
-                    .and_then(|t| {
-                        let (a, b) = line.original_span(t.start as usize, t.end as usize);
-                        original.get(a..b)?.parse::<u8>().ok()
-                    })
-                    .filter(|&n| n > 0);
-                if let Some(moves) = moves {
-                    let end = line
-                        .original_span(
-                            tokens[index + 2].start as usize,
-                            tokens[index + 2].end as usize,
-                        )
-                        .1;
-                    out.push(Mention {
-                        kind: MentionKind::MateIn { moves },
-                        span: Span::new(s, end),
-                    });
-                    continue;
-                }
-            }
-            let target = next.and_then(|n| words.seat(n));
-            let end = if target.is_some() {
-                let t = &tokens[index + 1];
-                line.original_span(t.start as usize, t.end as usize).1
-            } else {
-                e
-            };
-            out.push(Mention {
-                kind: MentionKind::Check { target },
-                span: Span::new(s, end),
-            });
+            out.push(check_mention(words, original, line, index));
         }
     }
+}
+
+/// The original byte range of a token.
+#[inline]
+fn original_of(line: &NormalizedLine, token: &Token) -> (usize, usize) {
+    line.original_span(token.start as usize, token.end as usize)
+}
+
+/// Moves and squares in notation: every word of the original line that parses as one.
+fn extract_notation(original: &str, out: &mut Vec<Mention>) {
+    let mut start = None;
+    for (i, c) in original
+        .char_indices()
+        .chain(std::iter::once((original.len(), ' ')))
+    {
+        let part_of_word = c.is_ascii_alphanumeric() || matches!(c, '-' | '=' | '+' | '#');
+        match (part_of_word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let word = &original[s..i];
+                if let Some(kind) = parse_move(word) {
+                    out.push(Mention {
+                        kind,
+                        span: Span::new(s, i),
+                    });
+                } else if let Some((square, used)) = parse_square(word.as_bytes()) {
+                    if used == word.len() {
+                        out.push(Mention {
+                            kind: MentionKind::Square { square },
+                            span: Span::new(s, i),
+                        });
+                    }
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The piece word at token `index`: "red's knight" (the seat right before the piece owns
+/// it), "the knight on f4".
+#[inline]
+fn piece_mention(
+    words: &BoardWords,
+    original: &str,
+    line: &NormalizedLine,
+    index: usize,
+    piece: PieceKind,
+) -> Mention {
+    let tokens = &line.tokens;
+    let (s, e) = original_of(line, &tokens[index]);
+    let owner = index
+        .checked_sub(1)
+        .and_then(|p| words.seat(line.token_text(&tokens[p])));
+    let square = square_after(words, original, line, index);
+    let start = if owner.is_some() {
+        original_of(line, &tokens[index - 1]).0
+    } else {
+        s
+    };
+    Mention {
+        kind: MentionKind::Piece {
+            piece,
+            owner,
+            square,
+        },
+        span: Span::new(start, e),
+    }
+}
+
+/// The check word at token `index`: "mate in 2", or a check with the seat after it as its
+/// target ("check red").
+#[inline]
+fn check_mention(
+    words: &BoardWords,
+    original: &str,
+    line: &NormalizedLine,
+    index: usize,
+) -> Mention {
+    let tokens = &line.tokens;
+    let word = line.token_text(&tokens[index]);
+    let (s, e) = original_of(line, &tokens[index]);
+    let next = tokens.get(index + 1).map(|t| line.token_text(t));
+    if word == words.mate && next == Some("in") {
+        if let Some(moves) = mate_in_moves(original, line, index) {
+            let end = original_of(line, &tokens[index + 2]).1;
+            return Mention {
+                kind: MentionKind::MateIn { moves },
+                span: Span::new(s, end),
+            };
+        }
+    }
+    let target = next.and_then(|n| words.seat(n));
+    let end = if target.is_some() {
+        original_of(line, &tokens[index + 1]).1
+    } else {
+        e
+    };
+    Mention {
+        kind: MentionKind::Check { target },
+        span: Span::new(s, end),
+    }
+}
+
+/// The N of "mate in N" after the mate word at token `index`, as written (not zero).
+#[inline]
+fn mate_in_moves(original: &str, line: &NormalizedLine, index: usize) -> Option<u8> {
+    let (a, b) = original_of(line, line.tokens.get(index + 2)?);
+    original.get(a..b)?.parse::<u8>().ok().filter(|&n| n > 0)
 }
 
 /// "the knight on f4": a square right after "on"/"at"/"to" following the piece word.

@@ -16,6 +16,7 @@
 //! [`spam`] keeps per-sender rates and repeats over a game.
 
 pub mod analyzer;
+mod common_pairs_table;
 mod confusables_table;
 pub mod context;
 pub mod eval;

@@ -12,6 +12,7 @@
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
+use super::common_pairs_table::is_common_pair;
 use super::confusables_table::CONFUSABLES;
 
 /// The character written into the matching form for a censoring character.
@@ -442,120 +443,97 @@ impl Builder<'_> {
 
     /// Turns the pending characters into a token of the matching form.
     fn flush_token(&mut self) {
-        let prefer_latin = self.prefer_latin;
-        let line = &mut *self.line;
-        let mut chars = std::mem::take(&mut line.scratch);
-        // Censoring characters at the end of a word are punctuation unless the
-        // word is clearly censored ("s**"): keep them only after a short stem.
-        while chars.last().is_some_and(|c| c.kind == CharKind::Wildcard) {
-            let wildcards = chars
-                .iter()
-                .rev()
-                .take_while(|c| c.kind == CharKind::Wildcard)
-                .count();
-            let stem = chars.len() - wildcards;
-            let all_stars = chars[stem..].iter().all(|c| c.ch == '*');
-            if stem <= 3 && wildcards >= 2 && all_stars {
-                break;
-            }
-            chars.pop();
-        }
+        // The pending characters are taken out and put back emptied: their buffer is reused.
+        let mut chars = std::mem::take(&mut self.line.scratch);
+        self.write_token(&mut chars);
+        chars.clear();
+        self.line.scratch = chars;
+    }
+
+    /// Writes `chars` as a new token, or onto the previous token when they join it.
+    fn write_token(&mut self, chars: &mut Vec<PendingChar>) {
+        drop_trailing_wildcards(chars);
         if chars.is_empty() {
-            line.scratch = chars;
             return;
         }
+        let line = &mut *self.line;
         let previous_single = line
             .tokens
             .last()
             .is_some_and(|t| t.end as usize == line.text.len() && is_single_letter_run(line, t));
-        if previous_single && chars.len() == 1 && chars[0].kind == CharKind::Digit {
-            // "s-h-1-t": a lone digit among spaced letters is a letter.
-            if let Some(letter) = leet_digit(chars[0].ch) {
-                chars[0].ch = letter;
-                chars[0].kind = CharKind::Letter;
-            }
+        if previous_single {
+            read_lone_digit_as_letter(chars);
         }
-        drop_trailing_emphasis(&mut chars);
-        // Cyrillic and Greek look-alikes read as Latin in a word that mixes scripts, or in a
-        // word made only of look-alikes inside a Latin line.
-        let has_latin = chars.iter().any(|c| c.latin.is_none() && c.ch.is_ascii());
-        let all_lookalikes = chars
-            .iter()
-            .all(|c| c.kind != CharKind::Letter || c.ch.is_ascii() || c.latin.is_some());
-        let read_latin = has_latin || (prefer_latin && all_lookalikes);
-        if read_latin {
-            for c in chars.iter_mut() {
-                if let Some(latin) = c.latin.take() {
-                    c.ch = latin;
-                }
-            }
-        }
-        let has_letter = chars.iter().any(|c| c.kind == CharKind::Letter);
-        // Squares and moves ("c8", "h8", "Qg1xk11") keep their digits: never leetspeak.
-        let notation = is_move_notation(&chars);
-        let ordinal = chars[0].kind == CharKind::Digit && is_ordinal(&chars);
-        let mut censored = false;
-        let token_start = line.text.len();
-        let token_index = line.tokens.len().min(u16::MAX as usize - 1) as u16;
-
-        let single = {
-            // A token made of one letter, before collapsing ("f", not "ff").
-            chars.len() == 1 && chars[0].kind == CharKind::Letter
-        };
-        let previous = line
-            .tokens
-            .last()
-            .filter(|t| t.end as usize == line.text.len() && t.plain)
-            .map(|t| &line.text[t.start as usize..t.end as usize]);
-        let plain = chars.iter().all(|c| c.kind == CharKind::Letter);
+        drop_trailing_emphasis(chars);
+        read_lookalikes(chars, self.prefer_latin);
+        let shape = TokenShape::of(chars);
         let no_space = self.pending_boundary != Boundary::Space;
-        let glued = plain
-            && previous.is_some_and(|prev| {
-                if no_space {
-                    // "s.hit", "b.astard": a letter cut off by a dot or dash.
-                    single || prev.len() == 1
-                } else {
-                    // "s hit", "w anker", "f uc k": a fragment that is no word on its
-                    // own is glued to what follows, unless that is a common short word.
-                    prev.len() <= 2 && is_fragment(prev) && {
-                        let this = if chars.len() <= 4 {
-                            chars.iter().map(|c| c.ch).collect::<FragmentText>()
-                        } else {
-                            FragmentText::default()
-                        };
-                        let this = this.as_str();
-                        is_fragment(this)
-                            || (!is_common_pair(this) && (prev.len() == 1 || chars.len() <= 3))
-                    }
-                }
-            });
-        let letter_run = single && previous_single;
+        let glued = shape.plain && glues_to_previous(line, chars, shape.single, no_space);
+        let letter_run = shape.single && previous_single;
         let join = letter_run || glued;
 
+        let token_start = line.text.len();
         if !line.tokens.is_empty() && !join {
-            let gap_start = line.source.last().map(|s| s.1).unwrap_or(0);
-            line.text.push(' ');
-            line.source.push((gap_start, chars[0].start));
-            line.runs.push(1);
-            line.token_of_byte.push(u16::MAX);
+            line.push_separator(chars[0].start);
         }
         let start = line.text.len();
-        for pending in &chars {
+        let censored = line.write_chars(chars, &shape, join);
+        let end = line.text.len();
+        if end == start {
+            // Nothing survived (e.g. only symbols): undo the separator.
+            line.truncate_text(token_start);
+            return;
+        }
+        if join {
+            line.extend_last_token(start, end, letter_run, shape.plain, censored);
+        } else {
+            line.tokens.push(Token {
+                start: start as u32,
+                end: end as u32,
+                censored,
+                joined: false,
+                after_clause_break: self.clause_break,
+                plain: shape.plain,
+            });
+        }
+        self.clause_break = false;
+        self.pending_boundary = Boundary::Punct;
+    }
+}
+
+/// Writing a token's characters into the matching form (see [`Builder::write_token`]).
+impl NormalizedLine {
+    /// The space between two tokens; it maps to the original gap before `next_start`.
+    fn push_separator(&mut self, next_start: u32) {
+        let gap_start = self.source.last().map(|s| s.1).unwrap_or(0);
+        self.text.push(' ');
+        self.source.push((gap_start, next_start));
+        self.runs.push(1);
+        self.token_of_byte.push(u16::MAX);
+    }
+
+    /// Writes the characters of one token, reading leetspeak and collapsing repeated
+    /// letters; returns whether the token is censored.
+    fn write_chars(&mut self, chars: &[PendingChar], shape: &TokenShape, join: bool) -> bool {
+        let token_index = self.tokens.len().min(u16::MAX as usize - 1) as u16;
+        let start = self.text.len();
+        let mut censored = false;
+        for pending in chars {
             let ch = match pending.kind {
                 // "v" reads as "u" ("fvck", "f v"), except in a two-letter word ("fv").
                 CharKind::Letter if pending.ch == 'v' && (chars.len() > 2 || join) => 'u',
                 CharKind::Letter => pending.ch,
-                CharKind::Digit if has_letter && !ordinal && !notation => {
+                CharKind::Digit if shape.has_letter && !shape.ordinal && !shape.notation => {
                     match leet_digit(pending.ch) {
                         Some(c) => c,
                         None => pending.ch,
                     }
                 }
                 CharKind::Digit => pending.ch,
-                CharKind::LetterSymbol if notation => continue,
-                CharKind::LetterSymbol if has_letter => pending.ch,
+                CharKind::LetterSymbol if shape.notation => continue,
+                CharKind::LetterSymbol if shape.has_letter => pending.ch,
                 CharKind::LetterSymbol => continue,
-                CharKind::Wildcard if has_letter => {
+                CharKind::Wildcard if shape.has_letter => {
                     censored = true;
                     '*'
                 }
@@ -567,67 +545,174 @@ impl Builder<'_> {
             };
             // Collapse a repeated letter, remembering the run length (also across
             // joined single letters: "a s s").
-            let joins_run = join && line.text.len() == start;
+            let joins_run = join && self.text.len() == start;
             if ch != '*'
                 && !ch.is_ascii_digit()
-                && (line.text.len() > start || joins_run)
-                && ends_with_char(&line.text, ch)
+                && (self.text.len() > start || joins_run)
+                && ends_with_char(&self.text, ch)
             {
                 let width = ch.len_utf8();
-                let first = line.text.len() - width;
-                for i in first..line.text.len() {
-                    line.runs[i] = line.runs[i].saturating_add(1);
-                    line.source[i].1 = pending.end;
+                let first = self.text.len() - width;
+                for i in first..self.text.len() {
+                    self.runs[i] = self.runs[i].saturating_add(1);
+                    self.source[i].1 = pending.end;
                 }
                 continue;
             }
-            line.text.push(ch);
+            self.text.push(ch);
             let width = ch.len_utf8();
             for _ in 0..width {
-                line.source.push((pending.start, pending.end));
-                line.runs.push(1);
-                line.token_of_byte.push(token_index);
+                self.source.push((pending.start, pending.end));
+                self.runs.push(1);
+                self.token_of_byte.push(token_index);
             }
         }
-        let end = line.text.len();
-        if end == start {
-            // Nothing survived (e.g. only symbols): undo the separator.
-            if start > token_start {
-                line.text.truncate(token_start);
-                line.source.truncate(token_start);
-                line.runs.truncate(token_start);
-                line.token_of_byte.truncate(token_start);
-            }
-            chars.clear();
-            line.scratch = chars;
-            return;
-        }
-        if join {
-            if let Some(last) = line.tokens.last_mut() {
-                last.end = end as u32;
-                last.joined = letter_run;
-                last.plain &= plain;
-                last.censored |= censored;
-            }
-            let index = (line.tokens.len() - 1) as u16;
-            for slot in &mut line.token_of_byte[start..end] {
-                *slot = index;
-            }
-        } else {
-            line.tokens.push(Token {
-                start: start as u32,
-                end: end as u32,
-                censored,
-                joined: false,
-                after_clause_break: self.clause_break,
-                plain,
-            });
-        }
-        self.clause_break = false;
-        self.pending_boundary = Boundary::Punct;
-        chars.clear();
-        line.scratch = chars;
+        censored
     }
+
+    /// Cuts the matching form back to its first `len` bytes.
+    fn truncate_text(&mut self, len: usize) {
+        self.text.truncate(len);
+        self.source.truncate(len);
+        self.runs.truncate(len);
+        self.token_of_byte.truncate(len);
+    }
+
+    /// Makes the bytes `start..end`, just written, part of the last token.
+    fn extend_last_token(
+        &mut self,
+        start: usize,
+        end: usize,
+        letter_run: bool,
+        plain: bool,
+        censored: bool,
+    ) {
+        if let Some(last) = self.tokens.last_mut() {
+            last.end = end as u32;
+            last.joined = letter_run;
+            last.plain &= plain;
+            last.censored |= censored;
+        }
+        let index = (self.tokens.len() - 1) as u16;
+        for slot in &mut self.token_of_byte[start..end] {
+            *slot = index;
+        }
+    }
+}
+
+/// What the pending characters of a token are made of, read once before they are written.
+#[derive(Clone, Copy)]
+struct TokenShape {
+    /// Some character is a letter: digits and symbols among them stand for letters.
+    has_letter: bool,
+    /// Squares and moves ("c8", "h8", "Qg1xk11") keep their digits: never leetspeak.
+    notation: bool,
+    /// "1st", "22nd" keep their digits too.
+    ordinal: bool,
+    /// A token made of one letter, before collapsing ("f", not "ff").
+    single: bool,
+    /// Letters only (see [`Token::plain`]).
+    plain: bool,
+}
+
+impl TokenShape {
+    #[inline]
+    fn of(chars: &[PendingChar]) -> TokenShape {
+        TokenShape {
+            has_letter: chars.iter().any(|c| c.kind == CharKind::Letter),
+            notation: is_move_notation(chars),
+            ordinal: chars[0].kind == CharKind::Digit && is_ordinal(chars),
+            single: chars.len() == 1 && chars[0].kind == CharKind::Letter,
+            plain: chars.iter().all(|c| c.kind == CharKind::Letter),
+        }
+    }
+}
+
+/// Censoring characters at the end of a word are punctuation unless the
+/// word is clearly censored ("s**"): keep them only after a short stem.
+#[inline]
+fn drop_trailing_wildcards(chars: &mut Vec<PendingChar>) {
+    while chars.last().is_some_and(|c| c.kind == CharKind::Wildcard) {
+        let wildcards = chars
+            .iter()
+            .rev()
+            .take_while(|c| c.kind == CharKind::Wildcard)
+            .count();
+        let stem = chars.len() - wildcards;
+        let all_stars = chars[stem..].iter().all(|c| c.ch == '*');
+        if stem <= 3 && wildcards >= 2 && all_stars {
+            break;
+        }
+        chars.pop();
+    }
+}
+
+/// "s-h-1-t": a lone digit among spaced letters is a letter.
+#[inline]
+fn read_lone_digit_as_letter(chars: &mut [PendingChar]) {
+    if chars.len() == 1 && chars[0].kind == CharKind::Digit {
+        if let Some(letter) = leet_digit(chars[0].ch) {
+            chars[0].ch = letter;
+            chars[0].kind = CharKind::Letter;
+        }
+    }
+}
+
+/// Cyrillic and Greek look-alikes read as Latin in a word that mixes scripts, or in a
+/// word made only of look-alikes inside a Latin line.
+#[inline]
+fn read_lookalikes(chars: &mut [PendingChar], prefer_latin: bool) {
+    let has_latin = chars.iter().any(|c| c.latin.is_none() && c.ch.is_ascii());
+    let all_lookalikes = chars
+        .iter()
+        .all(|c| c.kind != CharKind::Letter || c.ch.is_ascii() || c.latin.is_some());
+    let read_latin = has_latin || (prefer_latin && all_lookalikes);
+    if read_latin {
+        for c in chars.iter_mut() {
+            if let Some(latin) = c.latin.take() {
+                c.ch = latin;
+            }
+        }
+    }
+}
+
+/// Whether a plain token continues the plain token right before it (nothing between them
+/// in the matching form yet) as one word cut into pieces.
+#[inline]
+fn glues_to_previous(
+    line: &NormalizedLine,
+    chars: &[PendingChar],
+    single: bool,
+    no_space: bool,
+) -> bool {
+    let previous = line
+        .tokens
+        .last()
+        .filter(|t| t.end as usize == line.text.len() && t.plain)
+        .map(|t| &line.text[t.start as usize..t.end as usize]);
+    previous.is_some_and(|prev| {
+        if no_space {
+            // "s.hit", "b.astard": a letter cut off by a dot or dash.
+            single || prev.len() == 1
+        } else {
+            // "s hit", "w anker", "f uc k": a fragment that is no word on its
+            // own is glued to what follows, unless that is a common short word.
+            prev.len() <= 2 && is_fragment(prev) && continues_fragment(chars, prev.len())
+        }
+    })
+}
+
+/// Whether `chars`, after a spaced fragment of `previous_len` letters, are its rest rather
+/// than a word of their own.
+#[inline]
+fn continues_fragment(chars: &[PendingChar], previous_len: usize) -> bool {
+    let this = if chars.len() <= 4 {
+        chars.iter().map(|c| c.ch).collect::<FragmentText>()
+    } else {
+        FragmentText::default()
+    };
+    let this = this.as_str();
+    is_fragment(this) || (!is_common_pair(this) && (previous_len == 1 || chars.len() <= 3))
 }
 
 /// `text.ends_with(ch)` without encoding `ch` (this runs for every character).
@@ -663,95 +748,6 @@ fn is_fragment(word: &str) -> bool {
         }
         _ => false,
     }
-}
-
-/// Two-letter words and chat abbreviations that are words on their own.
-fn is_common_pair(word: &str) -> bool {
-    matches!(
-        word,
-        "am" | "an"
-            | "as"
-            | "at"
-            | "be"
-            | "by"
-            | "do"
-            | "go"
-            | "he"
-            | "hi"
-            | "if"
-            | "in"
-            | "is"
-            | "it"
-            | "me"
-            | "my"
-            | "no"
-            | "of"
-            | "oh"
-            | "ok"
-            | "on"
-            | "or"
-            | "so"
-            | "to"
-            | "up"
-            | "us"
-            | "we"
-            | "ya"
-            | "ye"
-            | "yo"
-            | "ur"
-            | "gg"
-            | "wp"
-            | "gl"
-            | "hf"
-            | "ty"
-            | "np"
-            | "gj"
-            | "xd"
-            | "ez"
-            | "ff"
-            | "bb"
-            | "kk"
-            | "rn"
-            | "tf"
-            | "da"
-            | "de"
-            | "la"
-            | "le"
-            | "el"
-            | "en"
-            | "es"
-            | "et"
-            | "il"
-            | "je"
-            | "tu"
-            | "un"
-            | "nu"
-            | "ha"
-            | "eh"
-            | "uh"
-            | "mm"
-            | "hm"
-            | "ah"
-            | "im"
-            | "id"
-            | "iu"
-            | "ai"
-            | "ay"
-            | "ad"
-            | "ag"
-            | "ar"
-            | "aw"
-            | "ow"
-            | "ou"
-            | "ei"
-            | "ja"
-            | "si"
-            | "na"
-            | "ne"
-            | "ni"
-            | "ta"
-            | "te"
-    )
 }
 
 /// The letters of a pending token, for the fragment test (short words only).

@@ -2,7 +2,7 @@
 //! word-boundary and allowlist checks, censored words, and the phrase rule for
 //! insults aimed at someone's country or language.
 
-use super::lexicon::{Lexicon, MatchMode, PatternRole};
+use super::lexicon::{Lexicon, LexiconPattern, MatchMode, PatternRole};
 use super::normalize::{NormalizedLine, Token};
 
 /// An accepted lexicon match, as a byte range of the matching form.
@@ -32,12 +32,30 @@ const WORD_ENDINGS: [&str; 11] = [
 ];
 
 pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanScratch) {
-    scratch.hits.clear();
-    scratch.allow.clear();
-    scratch.token_cues.clear();
-    scratch.token_cues.resize(line.tokens.len(), 0);
-    scratch.line_cues = 0;
-    let text = line.text.as_bytes();
+    scratch.reset(line.tokens.len());
+    collect_matches(lexicon, line, scratch);
+    if !scratch.allow.is_empty() {
+        let allow = &scratch.allow;
+        scratch
+            .hits
+            .retain(|hit| !allow.iter().any(|&(s, e)| s <= hit.start && hit.end <= e));
+    }
+    match_censored_tokens(lexicon, line, &mut scratch.hits);
+    keep_outermost(&mut scratch.hits, lexicon);
+}
+
+impl ScanScratch {
+    fn reset(&mut self, tokens: usize) {
+        self.hits.clear();
+        self.allow.clear();
+        self.token_cues.clear();
+        self.token_cues.resize(tokens, 0);
+        self.line_cues = 0;
+    }
+}
+
+/// The automaton pass: offensive hits, allowlisted ranges and token cues.
+fn collect_matches(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanScratch) {
     let runs = line.runs();
     for found in lexicon.automaton.find_overlapping_iter(line.text.as_str()) {
         let Some(pattern) = lexicon.patterns.get(found.pattern().as_usize()) else {
@@ -59,50 +77,65 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
                 }
             }
             PatternRole::Offensive(entry_index) => {
-                let Some(entry) = lexicon.entries.get(entry_index as usize) else {
-                    continue;
-                };
-                if !runs_reach(&runs[start..end], &pattern.runs) {
-                    continue;
+                if let Some(hit) = offensive_hit(lexicon, line, pattern, entry_index, start, end) {
+                    scratch.hits.push(hit);
                 }
-                let word_start = if pattern.leading_space {
-                    start + 1
-                } else {
-                    start
-                };
-                let mut word_end = if pattern.trailing_space { end - 1 } else { end };
-                match entry.mode {
-                    MatchMode::Sub | MatchMode::Prefix | MatchMode::Phrase => {}
-                    MatchMode::Word => {
-                        // The token holding the last matched byte decides the ending.
-                        let Some(token) = line.token_at(word_end.saturating_sub(1)) else {
-                            continue;
-                        };
-                        let token_end = line.tokens[token].end as usize;
-                        if token_end != word_end {
-                            let rest = &text[word_end..token_end];
-                            if !WORD_ENDINGS.iter().any(|e| e.as_bytes() == rest) {
-                                continue;
-                            }
-                            word_end = token_end;
-                        }
-                    }
-                }
-                scratch.hits.push(Hit {
-                    start: word_start as u32,
-                    end: word_end as u32,
-                    entry: entry_index,
-                    censored: false,
-                });
             }
         }
     }
-    if !scratch.allow.is_empty() {
-        let allow = &scratch.allow;
-        scratch
-            .hits
-            .retain(|hit| !allow.iter().any(|&(s, e)| s <= hit.start && hit.end <= e));
+}
+
+/// An offensive pattern found at `start..end`, if it sits in the line as its entry must.
+#[inline]
+fn offensive_hit(
+    lexicon: &Lexicon,
+    line: &NormalizedLine,
+    pattern: &LexiconPattern,
+    entry_index: u32,
+    start: usize,
+    end: usize,
+) -> Option<Hit> {
+    let entry = lexicon.entries.get(entry_index as usize)?;
+    if !runs_reach(&line.runs()[start..end], &pattern.runs) {
+        return None;
     }
+    let word_start = if pattern.leading_space {
+        start + 1
+    } else {
+        start
+    };
+    let mut word_end = if pattern.trailing_space { end - 1 } else { end };
+    match entry.mode {
+        MatchMode::Sub | MatchMode::Prefix | MatchMode::Phrase => {}
+        MatchMode::Word => word_end = word_end_with_ending(line, word_end)?,
+    }
+    Some(Hit {
+        start: word_start as u32,
+        end: word_end as u32,
+        entry: entry_index,
+        censored: false,
+    })
+}
+
+/// Where a whole-word match ending at `word_end` really ends: the token holding the last
+/// matched byte decides; None when the rest of it is no inflection ending.
+#[inline]
+fn word_end_with_ending(line: &NormalizedLine, word_end: usize) -> Option<usize> {
+    let token = line.token_at(word_end.saturating_sub(1))?;
+    let token_end = line.tokens[token].end as usize;
+    if token_end == word_end {
+        return Some(word_end);
+    }
+    let rest = &line.text.as_bytes()[word_end..token_end];
+    WORD_ENDINGS
+        .iter()
+        .any(|e| e.as_bytes() == rest)
+        .then_some(token_end)
+}
+
+/// Censored tokens ("f*ck") and, among tokens no hit covers, words censored with an "x"
+/// ("fuxk").
+fn match_censored_tokens(lexicon: &Lexicon, line: &NormalizedLine, hits: &mut Vec<Hit>) {
     for token in &line.tokens {
         let covered = |hits: &[Hit]| {
             hits.iter()
@@ -110,15 +143,14 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
         };
         if token.censored {
             if let Some(hit) = match_censored(lexicon, line, token) {
-                scratch.hits.push(hit);
+                hits.push(hit);
             }
-        } else if !covered(&scratch.hits) {
+        } else if !covered(hits) {
             if let Some(hit) = match_x_censored(lexicon, line, token) {
-                scratch.hits.push(hit);
+                hits.push(hit);
             }
         }
     }
-    keep_outermost(&mut scratch.hits, lexicon);
 }
 
 /// Every byte of the line's run must be at least the pattern's run.
