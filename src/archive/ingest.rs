@@ -8,6 +8,8 @@
 
 use std::sync::Arc;
 
+use chrono::NaiveDateTime;
+
 use super::chat_review::{
     chat_context, review_chat, window_check, ChatReview, FlagFacts, ReportFacts, WindowCheck,
 };
@@ -22,9 +24,9 @@ use super::facts::{
 use super::submission::{content_hash, Submission};
 use super::validate::{check_chat, check_events, game_number, seats_for};
 use crate::collusion::{interactions, CollusionPolicy, GameInteractions};
-use crate::conduct::abort::{self, AbortContext, AbortPreset, TimeControl};
+use crate::conduct::abort::{self, Abort, AbortContext, AbortPreset, TimeControl};
 use crate::conduct::{self, ConductPolicy};
-use crate::rules::replay;
+use crate::rules::replay::{self, Replay};
 use crate::rules::ruleset::Scoring;
 
 /// Everything to store for one game.
@@ -78,106 +80,39 @@ pub fn prepare_with(
     check_events(&submission, plies)?;
 
     let content_hash = content_hash(&submission, &site_game_id);
-    let tag = |name: &str| replay.pgn.tag(name).unwrap_or("").trim().to_string();
-    let time_control = tag("TimeControl");
-    let tc = TimeControl::parse(&time_control);
-    let custom_start = !matches!(replay.setup.as_str(), "4PC" | "4PCo");
-    let abort = abort::classify_with_leaves(
-        &replay,
-        &AbortContext {
-            time_control: tc,
-            custom_start,
-            preset,
-        },
-        &conduct::leaves(&conduct_events(&stored_events(&submission.events)), plies),
-    );
-
+    let time_control = tag(&replay, "TimeControl");
+    let abort = classify_abort(&replay, &submission, &time_control, preset);
     let causes = elimination_causes(&replay, &submission.events);
     let seats = seat_facts(&replay, seats_in, &causes);
     let termination = termination_kind(&replay, &causes);
-
-    let started_at = submission.started_at.map(stored);
-    let ended_at = submission.ended_at.map(stored);
-    let played_at = ended_at
-        .or(started_at)
-        .or_else(|| date_tag(replay.pgn.tag("Date").unwrap_or("")));
-    let variant = if replay.rules.scoring == Scoring::Teams {
-        "Teams".to_string()
-    } else {
-        let v = tag("Variant");
-        if v.is_empty() {
-            "FFA".to_string()
-        } else {
-            v
-        }
-    };
-    let chat = submission
-        .chat
-        .iter()
-        .map(|c| ChatRow {
-            ply: to_i32(c.ply),
-            sent_at: c.at.map(stored),
-            sender: c.sender.clone(),
-            channel: c.channel,
-            text: c.text.clone(),
-        })
-        .collect::<Vec<_>>();
+    let (started_at, ended_at, played_at) = game_times(&submission, &replay);
+    let variant = variant_name(&replay);
+    let chat = chat_rows(&submission);
     let (flags, reports) = match review {
-        Some(review) if !chat.is_empty() => {
-            let context = chat_context(&replay, &variant, &tag("RuleVariants"));
-            review_chat(review, &context, &replay, &chat)
-        }
+        Some(review) if !chat.is_empty() => analyse_chat(review, &replay, &variant, &chat),
         _ => (Vec::new(), Vec::new()),
     };
     let window = review.and_then(|review| window_check(review.settings, &flags, &seats));
-    let events: Vec<EventFacts> = submission
-        .events
-        .iter()
-        .map(|e| EventFacts {
-            kind: e.kind,
-            seat: e.seat,
-            ply: to_i32(e.ply),
-            at: e.at.map(stored),
-        })
-        .collect();
+    let events = event_rows(&submission);
     let conduct = conduct.map(|policy| {
-        let input = ConductInput {
-            variant: &variant,
-            time_control: &time_control,
-            start_setup: &replay.setup,
-            ratings: std::array::from_fn(|i| {
-                seats
-                    .iter()
-                    .find(|s| s.seat.index() as usize == i)
-                    .map_or((None, None), |s| (s.rating_before, s.rating_after))
-            }),
-            events: events
-                .iter()
-                .map(|e| (e.kind, e.seat, e.ply, e.at))
-                .collect(),
-        };
+        let input = conduct_input(&replay, &variant, &time_control, &seats, &events);
         ConductOutcomes {
             outcomes: conduct_outcomes(&replay, &input, policy, preset),
             policy: Arc::clone(policy),
         }
     });
-    let collusion = collusion.and_then(|policy| {
-        Some(CollusionFacts {
-            interactions: interactions(&replay)?,
-            policy: Arc::clone(policy),
-        })
-    });
+    let collusion = collusion.and_then(|policy| collusion_facts(&replay, policy));
     Ok(PreparedGame {
         game: GameFacts {
             site_game_id,
             content_hash,
             variant,
-            rule_variants: tag("RuleVariants"),
+            rule_variants: tag(&replay, "RuleVariants"),
             time_control,
             start_setup: replay.setup.clone(),
             termination,
-            termination_text: tag("Termination"),
-            result_tag: tag("Result"),
+            termination_text: tag(&replay, "Termination"),
+            result_tag: tag(&replay, "Result"),
             started_at,
             ended_at,
             played_at,
@@ -194,6 +129,136 @@ pub fn prepare_with(
         conduct,
         collusion,
     })
+}
+
+/// The chat analysis of a game with chat: its flags and automatic reports.
+fn analyse_chat(
+    review: &ChatReview<'_>,
+    replay: &Replay,
+    variant: &str,
+    chat: &[ChatRow],
+) -> (Vec<FlagFacts>, Vec<ReportFacts>) {
+    let context = chat_context(replay, variant, &tag(replay, "RuleVariants"));
+    review_chat(review, &context, replay, chat)
+}
+
+/// The game's collusion statistics under `policy`; none for games they do not apply to.
+fn collusion_facts(replay: &Replay, policy: &Arc<CollusionPolicy>) -> Option<CollusionFacts> {
+    Some(CollusionFacts {
+        interactions: interactions(replay)?,
+        policy: Arc::clone(policy),
+    })
+}
+
+/// A PGN4 tag's value, trimmed; empty when absent.
+fn tag(replay: &Replay, name: &str) -> String {
+    replay.pgn.tag(name).unwrap_or("").trim().to_string()
+}
+
+/// Whether the game was aborted, and by whom, under the archive's abort rule: judged from
+/// the submitted events as stored, so that a rebuild from stored rows agrees.
+fn classify_abort(
+    replay: &Replay,
+    submission: &Submission,
+    time_control: &str,
+    preset: AbortPreset,
+) -> Option<Abort> {
+    let custom_start = !matches!(replay.setup.as_str(), "4PC" | "4PCo");
+    abort::classify_with_leaves(
+        replay,
+        &AbortContext {
+            time_control: TimeControl::parse(time_control),
+            custom_start,
+            preset,
+        },
+        &conduct::leaves(
+            &conduct_events(&stored_events(&submission.events)),
+            replay.plies.len(),
+        ),
+    )
+}
+
+/// Start, end, and the date the archive files the game under: the end, else the start, else
+/// the `Date` tag.
+fn game_times(
+    submission: &Submission,
+    replay: &Replay,
+) -> (
+    Option<NaiveDateTime>,
+    Option<NaiveDateTime>,
+    Option<NaiveDateTime>,
+) {
+    let started_at = submission.started_at.map(stored);
+    let ended_at = submission.ended_at.map(stored);
+    let played_at = ended_at
+        .or(started_at)
+        .or_else(|| date_tag(replay.pgn.tag("Date").unwrap_or("")));
+    (started_at, ended_at, played_at)
+}
+
+/// The variant as stored: "Teams" for a Teams game, else the `Variant` tag (FFA when absent).
+fn variant_name(replay: &Replay) -> String {
+    if replay.rules.scoring == Scoring::Teams {
+        return "Teams".to_string();
+    }
+    let v = tag(replay, "Variant");
+    if v.is_empty() {
+        "FFA".to_string()
+    } else {
+        v
+    }
+}
+
+fn chat_rows(submission: &Submission) -> Vec<ChatRow> {
+    submission
+        .chat
+        .iter()
+        .map(|c| ChatRow {
+            ply: to_i32(c.ply),
+            sent_at: c.at.map(stored),
+            sender: c.sender.clone(),
+            channel: c.channel,
+            text: c.text.clone(),
+        })
+        .collect()
+}
+
+fn event_rows(submission: &Submission) -> Vec<EventFacts> {
+    submission
+        .events
+        .iter()
+        .map(|e| EventFacts {
+            kind: e.kind,
+            seat: e.seat,
+            ply: to_i32(e.ply),
+            at: e.at.map(stored),
+        })
+        .collect()
+}
+
+/// The conduct outcomes' input, from the rows about to be stored.
+fn conduct_input<'a>(
+    replay: &'a Replay,
+    variant: &'a str,
+    time_control: &'a str,
+    seats: &[SeatFacts],
+    events: &[EventFacts],
+) -> ConductInput<'a> {
+    ConductInput {
+        variant,
+        time_control,
+        start_setup: &replay.setup,
+        ratings: std::array::from_fn(|i| {
+            seats
+                .iter()
+                .find(|s| s.seat.index() as usize == i)
+                .map_or((None, None), |s| (s.rating_before, s.rating_after))
+        }),
+        events: events
+            .iter()
+            .map(|e| (e.kind, e.seat, e.ply, e.at))
+            .collect(),
+    }
 }
 
 #[cfg(test)]

@@ -76,43 +76,8 @@ pub(super) fn seats_for(
     submission: &Submission,
     replay: &Replay,
 ) -> Result<Vec<SeatInput>, IngestError> {
-    let tag_name = |seat: SeatColour| {
-        replay
-            .pgn
-            .tag(seat.seat().name())
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-    };
-    let tag_elo = |seat: SeatColour| {
-        replay
-            .pgn
-            .tag(&format!("{}Elo", seat.seat().name()))
-            .and_then(|s| s.trim().parse::<i32>().ok())
-    };
     if submission.seats.is_empty() {
-        return SeatColour::ALL
-            .into_iter()
-            .map(|seat| {
-                let player = tag_name(seat).ok_or_else(|| {
-                    invalid(
-                        "seats",
-                        format!(
-                            "The PGN4 names no {} player; send `seats`.",
-                            seat.seat().name()
-                        ),
-                    )
-                })?;
-                check_text("seats", player, MAX_NAME_CHARS)?;
-                Ok(SeatInput {
-                    seat,
-                    player: player.to_string(),
-                    rating_before: tag_elo(seat),
-                    rating_after: None,
-                    device_fp: None,
-                    network_fp: None,
-                })
-            })
-            .collect();
+        return seats_from_tags(replay);
     }
     if submission.seats.len() != 4 {
         return Err(invalid(
@@ -132,34 +97,84 @@ pub(super) fn seats_for(
                 format!("Seat {} is listed twice.", s.seat.seat().name()),
             ));
         }
-        let field = format!("seats[{i}].player");
-        check_text(&field, &s.player, MAX_NAME_CHARS)?;
-        if let Some(name) = tag_name(s.seat) {
-            if name != s.player.trim() {
-                return Err(invalid(
-                    &field,
-                    format!(
-                        "Seat {} is {:?} in the PGN4, not {:?}.",
-                        s.seat.seat().name(),
-                        name,
-                        s.player
-                    ),
-                ));
-            }
-        }
-        for (fp, value) in [("device_fp", &s.device_fp), ("network_fp", &s.network_fp)] {
-            if let Some(v) = value {
-                check_text(&format!("seats[{i}].{fp}"), v, MAX_NAME_CHARS * 2)?;
-            }
-        }
-        let mut seat = s.clone();
-        seat.player = seat.player.trim().to_string();
-        if seat.rating_before.is_none() {
-            seat.rating_before = tag_elo(s.seat);
-        }
-        *slot = Some(seat);
+        *slot = Some(checked_seat(i, s, replay)?);
     }
     Ok(out.into_iter().flatten().collect())
+}
+
+/// The PGN4's player of `seat`, when it names one.
+fn tag_name(replay: &Replay, seat: SeatColour) -> Option<&str> {
+    replay
+        .pgn
+        .tag(seat.seat().name())
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// The PGN4's rating of `seat`'s player, when it gives a number.
+fn tag_elo(replay: &Replay, seat: SeatColour) -> Option<i32> {
+    replay
+        .pgn
+        .tag(&format!("{}Elo", seat.seat().name()))
+        .and_then(|s| s.trim().parse::<i32>().ok())
+}
+
+/// The four seats as the PGN4's player and rating tags give them; each must be named.
+fn seats_from_tags(replay: &Replay) -> Result<Vec<SeatInput>, IngestError> {
+    SeatColour::ALL
+        .into_iter()
+        .map(|seat| {
+            let player = tag_name(replay, seat).ok_or_else(|| {
+                invalid(
+                    "seats",
+                    format!(
+                        "The PGN4 names no {} player; send `seats`.",
+                        seat.seat().name()
+                    ),
+                )
+            })?;
+            check_text("seats", player, MAX_NAME_CHARS)?;
+            Ok(SeatInput {
+                seat,
+                player: player.to_string(),
+                rating_before: tag_elo(replay, seat),
+                rating_after: None,
+                device_fp: None,
+                network_fp: None,
+            })
+        })
+        .collect()
+}
+
+/// Submitted seat `i`, checked (its player agrees with the PGN4's, fingerprints are text)
+/// and normalised: the player trimmed, the rating from the PGN4 when not given.
+fn checked_seat(i: usize, s: &SeatInput, replay: &Replay) -> Result<SeatInput, IngestError> {
+    let field = format!("seats[{i}].player");
+    check_text(&field, &s.player, MAX_NAME_CHARS)?;
+    if let Some(name) = tag_name(replay, s.seat) {
+        if name != s.player.trim() {
+            return Err(invalid(
+                &field,
+                format!(
+                    "Seat {} is {:?} in the PGN4, not {:?}.",
+                    s.seat.seat().name(),
+                    name,
+                    s.player
+                ),
+            ));
+        }
+    }
+    for (fp, value) in [("device_fp", &s.device_fp), ("network_fp", &s.network_fp)] {
+        if let Some(v) = value {
+            check_text(&format!("seats[{i}].{fp}"), v, MAX_NAME_CHARS * 2)?;
+        }
+    }
+    let mut seat = s.clone();
+    seat.player = seat.player.trim().to_string();
+    if seat.rating_before.is_none() {
+        seat.rating_before = tag_elo(replay, s.seat);
+    }
+    Ok(seat)
 }
 
 pub(super) fn check_chat(

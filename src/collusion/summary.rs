@@ -4,7 +4,7 @@
 use super::accounts::AccountLink;
 use super::interaction::{Moment, MomentKind};
 use super::rings::Ring;
-use super::score::{Direction, PairScore};
+use super::score::{Direction, Driver, PairScore};
 use super::tally::TallyKind;
 
 /// A surprising moment of one shared game: `by` spared or fed `to`.
@@ -29,43 +29,13 @@ pub fn summary(
     link: &AccountLink,
     moments: &[MomentAt],
 ) -> String {
-    let mut out = format!(
-        "{first} / {second}, {} shared games: {} ({}), score {:.1} (p = {:.1e}).",
-        score.games,
-        score.pattern.as_str(),
-        match score.direction {
-            Direction::Both => "both ways".to_string(),
-            Direction::FirstToSecond => format!("{first} toward {second}"),
-            Direction::SecondToFirst => format!("{second} toward {first}"),
-        },
-        score.score,
-        score.p_value,
-    );
+    let mut out = headline(first, second, score);
     let drivers: Vec<String> = score
         .drivers
         .iter()
         .filter(|d| d.trials > 0)
         .take(DRIVERS_LISTED)
-        .map(|d| {
-            let (by, to) = match d.direction {
-                Direction::SecondToFirst => (second, first),
-                _ => (first, second),
-            };
-            let what = match d.channel {
-                TallyKind::Capture => format!(
-                    "took {to}'s free pieces on {} of {} chances",
-                    d.observed, d.trials
-                ),
-                TallyKind::Check => {
-                    format!("checked {to} on {} of {} chances", d.observed, d.trials)
-                }
-                TallyKind::Gift => format!(
-                    "left pieces hanging to {to} on {} of {} moves",
-                    d.observed, d.trials
-                ),
-            };
-            format!("{by} {what} ({:.1} expected)", d.expected)
-        })
+        .map(|d| driver_clause(first, second, d))
         .collect();
     if !drivers.is_empty() {
         out.push(' ');
@@ -88,25 +58,67 @@ pub fn summary(
         let listed: Vec<String> = moments
             .iter()
             .take(MOMENTS_LISTED)
-            .map(|m| {
-                let piece = format!("{:?}", m.moment.piece).to_lowercase();
-                match m.moment.kind {
-                    MomentKind::SparedCapture => format!(
-                        "game {} ply {}: {} left {}'s free {piece}",
-                        m.game, m.moment.ply, m.by, m.to
-                    ),
-                    MomentKind::Gift => format!(
-                        "game {} ply {}: {} left a {piece} hanging to {}",
-                        m.game, m.moment.ply, m.by, m.to
-                    ),
-                }
-            })
+            .map(moment_clause)
             .collect();
         out.push_str(" Moments: ");
         out.push_str(&listed.join("; "));
         out.push('.');
     }
     out
+}
+
+/// The opening sentence: the pair, its shared games, the pattern and its direction, the
+/// score.
+fn headline(first: &str, second: &str, score: &PairScore) -> String {
+    format!(
+        "{first} / {second}, {} shared games: {} ({}), score {:.1} (p = {:.1e}).",
+        score.games,
+        score.pattern.as_str(),
+        match score.direction {
+            Direction::Both => "both ways".to_string(),
+            Direction::FirstToSecond => format!("{first} toward {second}"),
+            Direction::SecondToFirst => format!("{second} toward {first}"),
+        },
+        score.score,
+        score.p_value,
+    )
+}
+
+/// What one driver counted: who did what to whom, how often, against what was expected.
+fn driver_clause(first: &str, second: &str, d: &Driver) -> String {
+    let (by, to) = match d.direction {
+        Direction::SecondToFirst => (second, first),
+        _ => (first, second),
+    };
+    let what = match d.channel {
+        TallyKind::Capture => format!(
+            "took {to}'s free pieces on {} of {} chances",
+            d.observed, d.trials
+        ),
+        TallyKind::Check => {
+            format!("checked {to} on {} of {} chances", d.observed, d.trials)
+        }
+        TallyKind::Gift => format!(
+            "left pieces hanging to {to} on {} of {} moves",
+            d.observed, d.trials
+        ),
+    };
+    format!("{by} {what} ({:.1} expected)", d.expected)
+}
+
+/// One surprising moment with its game and ply.
+fn moment_clause(m: &MomentAt) -> String {
+    let piece = format!("{:?}", m.moment.piece).to_lowercase();
+    match m.moment.kind {
+        MomentKind::SparedCapture => format!(
+            "game {} ply {}: {} left {}'s free {piece}",
+            m.game, m.moment.ply, m.by, m.to
+        ),
+        MomentKind::Gift => format!(
+            "game {} ply {}: {} left a {piece} hanging to {}",
+            m.game, m.moment.ply, m.by, m.to
+        ),
+    }
 }
 
 /// The sentence that opens a report on a ring: its members and the flagged pairs that join

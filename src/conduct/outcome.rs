@@ -183,6 +183,16 @@ struct Connection {
     still_disconnected: bool,
 }
 
+/// What the events and the record say of each seat before the abort rule is applied.
+#[derive(Debug, Clone, Copy, Default)]
+struct SeatHistories {
+    connection: [Connection; 4],
+    /// Each seat's first departure.
+    departure: [Option<RawDeparture>; 4],
+    /// The seat claimed the win (or had it auto-claimed).
+    claimed: [bool; 4],
+}
+
 /// Outcomes of the four seats (Red, Blue, Yellow, Green) of a replayed game. Whether the game
 /// was aborted is the archive's rule ([`classify_with_leaves`] under `abort_rule`), so the
 /// conduct outcomes and `games.aborted` always agree.
@@ -193,18 +203,59 @@ pub fn outcomes(
     abort_rule: AbortPreset,
 ) -> [SeatOutcome; 4] {
     let last_ply = replay.plies.len();
-    let mut events: Vec<_> = facts.events.iter().collect();
-    events.sort_by_key(|e| (e.at, e.ply));
+    let mut histories = read_events(&facts.events, last_ply);
+    add_recorded_departures(replay, last_ply, &mut histories);
+    add_recorded_claim(replay, last_ply, &mut histories.claimed);
+    // Every departure the events report, whether or not it was the seat's first: the abort
+    // rule judges the game's first departure, exactly as the archive does.
+    let leaves = leaves(&facts.events, last_ply);
+    let context = AbortContext {
+        time_control: facts.time_control,
+        custom_start: facts.custom_start,
+        preset: abort_rule,
+    };
+    let abort = classify_with_leaves(replay, &context, &leaves);
+    let aborted_by = abort.map(|a| SeatColor::from_seat(a.seat));
+    let abort_ply = abort.map(|a| a.ply);
+    SeatColor::ALL.map(|seat| {
+        let s = seat.index();
+        // Departures after an abort never happened as far as the game is concerned.
+        let raw = histories.departure[s]
+            .filter(|d| abort_ply.is_none_or(|p| d.ply < p || aborted_by == Some(seat)));
+        let kind = outcome_kind(aborted_by.is_some(), raw, histories.claimed[s]);
+        let facts_of_seat = &facts.seats[s];
+        let rating_change = match (facts_of_seat.rating_before, facts_of_seat.rating_after) {
+            (Some(before), Some(after)) => Some(after.saturating_sub(before)),
+            _ => None,
+        };
+        SeatOutcome {
+            game: facts.game,
+            player: facts_of_seat.player,
+            seat,
+            variant: facts.variant,
+            ended_at: facts.ended_at,
+            kind,
+            caused_abort: aborted_by == Some(seat),
+            departure: raw.map(|d| qualify(replay, policy, &d)),
+            disconnects: histories.connection[s].disconnects,
+            reconnects: histories.connection[s].reconnects,
+            rating_change,
+        }
+    })
+}
 
-    let mut connection = [Connection::default(); 4];
-    let mut departure: [Option<RawDeparture>; 4] = [None; 4];
-    let mut claimed = [false; 4];
+/// Connections, first departures and claims from the events, in time order (a seat's
+/// events after its departure are ignored).
+fn read_events(events: &[GameEvent], last_ply: usize) -> SeatHistories {
+    let mut events: Vec<_> = events.iter().collect();
+    events.sort_by_key(|e| (e.at, e.ply));
+    let mut histories = SeatHistories::default();
     for e in &events {
         let s = e.seat.index();
-        if departure[s].is_some() {
+        if histories.departure[s].is_some() {
             continue;
         }
-        let c = &mut connection[s];
+        let c = &mut histories.connection[s];
         let kind = match e.kind {
             GameEventKind::Disconnect => {
                 c.disconnects += 1;
@@ -219,7 +270,7 @@ pub fn outcomes(
                 None
             }
             GameEventKind::ClaimWin => {
-                claimed[s] = true;
+                histories.claimed[s] = true;
                 None
             }
             GameEventKind::Resign => Some(DepartureKind::Resigned),
@@ -230,100 +281,73 @@ pub fn outcomes(
             GameEventKind::Timeout => Some(DepartureKind::TimedOut),
         };
         if let Some(kind) = kind {
-            departure[s] = Some(RawDeparture {
+            histories.departure[s] = Some(RawDeparture {
                 seat: e.seat,
                 kind,
                 ply: e.ply.min(last_ply),
             });
         }
     }
-    // Departures the record shows (`R` / `T` markers) but the events do not.
+    histories
+}
+
+/// Departures the record shows (`R` / `T` markers) but the events do not.
+fn add_recorded_departures(replay: &Replay, last_ply: usize, histories: &mut SeatHistories) {
     for elimination in replay.eliminations() {
         let seat = SeatColor::from_seat(elimination.seat);
         let s = seat.index();
-        if departure[s].is_some() {
+        if histories.departure[s].is_some() {
             continue;
         }
         let kind = match elimination.cause {
             EliminationCause::Resigned => DepartureKind::Resigned,
-            EliminationCause::TimedOut if connection[s].still_disconnected => {
+            EliminationCause::TimedOut if histories.connection[s].still_disconnected => {
                 DepartureKind::Forfeited
             }
             EliminationCause::TimedOut => DepartureKind::TimedOut,
-            EliminationCause::Claimed => {
-                continue;
-            }
             _ => continue,
         };
-        departure[s] = Some(RawDeparture {
+        histories.departure[s] = Some(RawDeparture {
             seat,
             kind,
             ply: elimination.ply.min(last_ply),
         });
     }
-    // A claimed win the record shows: everyone else was eliminated by the claim.
-    if !claimed.iter().any(|&c| c)
-        && replay
+}
+
+/// A claimed win the record shows but no event: everyone else was eliminated by the claim,
+/// so the seats still active at the end claimed it.
+fn add_recorded_claim(replay: &Replay, last_ply: usize, claimed: &mut [bool; 4]) {
+    if claimed.iter().any(|&c| c)
+        || !replay
             .eliminations()
             .iter()
             .any(|e| e.cause == EliminationCause::Claimed)
     {
-        if let Some(last) = replay.position_at(last_ply) {
-            for seat in SeatColor::ALL {
-                if last.status(seat.seat()) == SeatStatus::Active {
-                    claimed[seat.index()] = true;
-                }
+        return;
+    }
+    if let Some(last) = replay.position_at(last_ply) {
+        for seat in SeatColor::ALL {
+            if last.status(seat.seat()) == SeatStatus::Active {
+                claimed[seat.index()] = true;
             }
         }
     }
+}
 
-    // Every departure the events report, whether or not it was the seat's first: the abort
-    // rule judges the game's first departure, exactly as the archive does.
-    let leaves = leaves(&facts.events, last_ply);
-    let context = AbortContext {
-        time_control: facts.time_control,
-        custom_start: facts.custom_start,
-        preset: abort_rule,
-    };
-    let abort = classify_with_leaves(replay, &context, &leaves);
-    let aborted_by = abort.map(|a| SeatColor::from_seat(a.seat));
-    let abort_ply = abort.map(|a| a.ply);
-
-    SeatColor::ALL.map(|seat| {
-        let s = seat.index();
-        let facts_of_seat = &facts.seats[s];
-        // Departures after an abort never happened as far as the game is concerned.
-        let raw = departure[s]
-            .filter(|d| abort_ply.is_none_or(|p| d.ply < p || aborted_by == Some(seat)));
-        let caused_abort = aborted_by == Some(seat);
-        let kind = match (aborted_by, raw) {
-            (Some(_), _) => OutcomeKind::Aborted,
-            (None, Some(d)) => match d.kind {
-                DepartureKind::Resigned => OutcomeKind::Resigned,
-                DepartureKind::TimedOut => OutcomeKind::TimedOut,
-                DepartureKind::Forfeited => OutcomeKind::Forfeited,
-            },
-            (None, None) if claimed[s] => OutcomeKind::ClaimedWin,
-            (None, None) => OutcomeKind::Completed,
-        };
-        let rating_change = match (facts_of_seat.rating_before, facts_of_seat.rating_after) {
-            (Some(before), Some(after)) => Some(after.saturating_sub(before)),
-            _ => None,
-        };
-        SeatOutcome {
-            game: facts.game,
-            player: facts_of_seat.player,
-            seat,
-            variant: facts.variant,
-            ended_at: facts.ended_at,
-            kind,
-            caused_abort,
-            departure: raw.map(|d| qualify(replay, policy, &d)),
-            disconnects: connection[s].disconnects,
-            reconnects: connection[s].reconnects,
-            rating_change,
-        }
-    })
+/// A seat's outcome: aborted when anyone aborted the game, else its departure, its claim,
+/// or a completed game.
+fn outcome_kind(aborted: bool, departure: Option<RawDeparture>, claimed: bool) -> OutcomeKind {
+    match (aborted, departure) {
+        (true, _) => OutcomeKind::Aborted,
+        (false, Some(d)) => match d.kind {
+            DepartureKind::Resigned => OutcomeKind::Resigned,
+            DepartureKind::TimedOut => OutcomeKind::TimedOut,
+            DepartureKind::Forfeited => OutcomeKind::Forfeited,
+        },
+        (false, None) if claimed => OutcomeKind::ClaimedWin,
+        (false, None) => OutcomeKind::Completed,
+    }
 }
 
 /// The departures (resignations, timeouts, forfeits) among the events, for the abort rule.

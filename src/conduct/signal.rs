@@ -8,7 +8,9 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::outcome::{DepartureKind, SeatOutcome};
-use super::policy::{ConductPolicy, HabitRule};
+use super::policy::{
+    AbandonmentRule, ConductPolicy, HabitRule, LostPositionQuittingRule, SandbaggingRule,
+};
 use super::record::{day_of, share, PlayerRecord};
 use crate::moderation::{GameNumber, Variant};
 
@@ -153,37 +155,56 @@ fn in_window(record: &PlayerRecord, now: DateTime<Utc>, window_days: u32) -> Vec
 /// Every signal the record supports at `now`, in [`SignalKind`] order.
 pub fn signals(record: &PlayerRecord, now: DateTime<Utc>, policy: &ConductPolicy) -> Vec<Signal> {
     let rules = &policy.signals;
-    let mut out = Vec::new();
+    [
+        lost_position_quitting(record, now, &rules.lost_position_quitting),
+        abandonment(record, now, &rules.abandonment),
+        sandbagging(record, now, &rules.sandbagging),
+        teams_spoiling(record, now, &rules.teams_spoiling),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
 
-    // A habit of disconnecting in lost positions is report-worthy; resigning a lost position
-    // is good manners, counted only when the policy says so (docs/moderation.md, "Report
-    // reasons").
-    let rule = &rules.lost_position_quitting;
+/// A habit of disconnecting in lost positions is report-worthy; resigning a lost position
+/// is good manners, counted only when the policy says so (docs/moderation.md, "Report
+/// reasons").
+fn lost_position_quitting(
+    record: &PlayerRecord,
+    now: DateTime<Utc>,
+    rule: &LostPositionQuittingRule,
+) -> Option<Signal> {
     let habit = rule.habit();
     let evidence = Evidence::gather(in_window(record, now, habit.window_days), |o| {
         o.departure.as_ref().is_some_and(|d| {
             d.lost_position && (rule.count_resignations || d.kind != DepartureKind::Resigned)
         })
     });
-    if evidence.is_habit(&habit) {
-        out.push(Signal {
-            kind: SignalKind::LostPositionQuitting,
-            strength: evidence.strength(&habit),
-            explanation: evidence.summary(
-                if rule.count_resignations {
-                    "were left in a lost position"
-                } else {
-                    "were abandoned (disconnect or timeout) in a lost position"
-                },
-                &habit,
-            ),
-            supporting_games: evidence.games(),
-        });
+    if !evidence.is_habit(&habit) {
+        return None;
     }
+    Some(Signal {
+        kind: SignalKind::LostPositionQuitting,
+        strength: evidence.strength(&habit),
+        explanation: evidence.summary(
+            if rule.count_resignations {
+                "were left in a lost position"
+            } else {
+                "were abandoned (disconnect or timeout) in a lost position"
+            },
+            &habit,
+        ),
+        supporting_games: evidence.games(),
+    })
+}
 
-    // Abandonment: forfeits after a disconnect; every disconnect that reconnected counts in the
-    // player's favour (a bad connection is not a habit of abandoning).
-    let rule = &rules.abandonment;
+/// Abandonment: forfeits after a disconnect; every disconnect that reconnected counts in the
+/// player's favour (a bad connection is not a habit of abandoning).
+fn abandonment(
+    record: &PlayerRecord,
+    now: DateTime<Utc>,
+    rule: &AbandonmentRule,
+) -> Option<Signal> {
     let habit = rule.habit();
     let evidence = Evidence::gather(
         in_window(record, now, habit.window_days),
@@ -197,21 +218,27 @@ pub fn signals(record: &PlayerRecord, now: DateTime<Utc>, policy: &ConductPolicy
     } else {
         0.0
     };
-    if evidence.is_habit(&habit) && forfeit_share >= rule.min_forfeit_share {
-        out.push(Signal {
-            kind: SignalKind::Abandonment,
-            strength: evidence.strength(&habit) * forfeit_share,
-            explanation: format!(
-                "{}; {reconnects} disconnects in those games reconnected ({:.0}% of weighed disconnects ended in a forfeit)",
-                evidence.summary("were forfeited after a disconnect without reconnecting", &habit),
-                forfeit_share * 100.0
-            ),
-            supporting_games: evidence.games(),
-        });
+    if !evidence.is_habit(&habit) || forfeit_share < rule.min_forfeit_share {
+        return None;
     }
+    Some(Signal {
+        kind: SignalKind::Abandonment,
+        strength: evidence.strength(&habit) * forfeit_share,
+        explanation: format!(
+            "{}; {reconnects} disconnects in those games reconnected ({:.0}% of weighed disconnects ended in a forfeit)",
+            evidence.summary("were forfeited after a disconnect without reconnecting", &habit),
+            forfeit_share * 100.0
+        ),
+        supporting_games: evidence.games(),
+    })
+}
 
-    // Sandbagging: aborts caused and early departures that cost rating.
-    let rule = &rules.sandbagging;
+/// Sandbagging: aborts caused and early departures that cost rating.
+fn sandbagging(
+    record: &PlayerRecord,
+    now: DateTime<Utc>,
+    rule: &SandbaggingRule,
+) -> Option<Signal> {
     let habit = rule.habit();
     let evidence = Evidence::gather(in_window(record, now, habit.window_days), |o| {
         o.rating_lost_leaving_early() > 0
@@ -226,39 +253,42 @@ pub fn signals(record: &PlayerRecord, now: DateTime<Utc>, policy: &ConductPolicy
         .iter()
         .filter(|o| o.caused_abort)
         .count();
-    if evidence.is_habit(&habit) && rating_lost >= rule.min_rating_lost {
-        out.push(Signal {
-            kind: SignalKind::Sandbagging,
-            strength: evidence.strength(&habit),
-            explanation: format!(
-                "{} ({aborts} aborted by the player), losing {rating_lost} rating in total",
-                evidence.summary("were aborted or left early with a rating loss", &habit)
-            ),
-            supporting_games: evidence.games(),
-        });
+    if !evidence.is_habit(&habit) || rating_lost < rule.min_rating_lost {
+        return None;
     }
+    Some(Signal {
+        kind: SignalKind::Sandbagging,
+        strength: evidence.strength(&habit),
+        explanation: format!(
+            "{} ({aborts} aborted by the player), losing {rating_lost} rating in total",
+            evidence.summary("were aborted or left early with a rating loss", &habit)
+        ),
+        supporting_games: evidence.games(),
+    })
+}
 
-    // Teams spoiling: early resignations, partner still playing, position not lost. The rate
-    // is over Teams games only.
-    let habit = rules.teams_spoiling.habit();
+/// Teams spoiling: early resignations, partner still playing, position not lost. The rate
+/// is over Teams games only.
+fn teams_spoiling(record: &PlayerRecord, now: DateTime<Utc>, habit: &HabitRule) -> Option<Signal> {
     let teams_games: Vec<&SeatOutcome> = in_window(record, now, habit.window_days)
         .into_iter()
         .filter(|o| o.variant == Variant::Teams)
         .collect();
     let evidence = Evidence::gather(teams_games, SeatOutcome::teams_early_resignation);
-    if evidence.is_habit(&habit) {
-        out.push(Signal {
-            kind: SignalKind::TeamsSpoiling,
-            strength: evidence.strength(&habit),
-            explanation: evidence.summary(
+    if !evidence.is_habit(habit) {
+        return None;
+    }
+    Some(Signal {
+        kind: SignalKind::TeamsSpoiling,
+        strength: evidence.strength(habit),
+        explanation: evidence
+            .summary(
                 "(Teams) were resigned early, not in a lost position, while the partner still played",
-                &habit,
+                habit,
             )
             .replacen("games", "Teams games", 1),
-            supporting_games: evidence.games(),
-        });
-    }
-    out
+        supporting_games: evidence.games(),
+    })
 }
 
 #[cfg(test)]

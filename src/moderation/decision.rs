@@ -4,7 +4,7 @@
 use super::abuse::ReportOutcome;
 use super::case::{may_decide, CaseFacts, Conflict};
 use super::decision_action::DecisionAction;
-use super::policy::ModerationPolicy;
+use super::policy::{DecisionPolicy, ModerationPolicy};
 use super::preset::DecisionPreset;
 use super::report::CaseKey;
 use super::types::{
@@ -183,83 +183,31 @@ pub fn validate_decision(
     let rules = &policy.decision;
     let reason = facts.key.reason;
     let mut problems = Vec::new();
-
     if let Err(conflict) = may_decide(decision.admin, &facts.parties()) {
         problems.push(conflict.into());
     }
-
-    let mut evidence = facts.evidence_games();
-    for game in &decision.evidence_games {
-        if !evidence.contains(game) {
-            evidence.push(*game);
-        }
-    }
-
+    let evidence = combined_evidence(facts, decision);
     let acts = matches!(
         decision.action,
         DecisionAction::Warn | DecisionAction::Sanction { .. }
     );
     if acts {
-        match decision.ground {
-            None => problems.push(DecisionProblem::GroundRequired),
-            Some(ground) => {
-                if !ground.fits(reason) {
-                    problems.push(DecisionProblem::GroundDoesNotFit { ground, reason });
-                }
-                let needed = rules.several_games_min.max(2);
-                if ground.needs_several_games() && evidence.len() < needed as usize {
-                    problems.push(DecisionProblem::SingleGameEvidence {
-                        ground,
-                        games: evidence.len(),
-                        needed,
-                    });
-                }
-            }
-        }
+        check_ground(
+            decision.ground,
+            reason,
+            evidence.len(),
+            rules,
+            &mut problems,
+        );
     }
-
-    let note = decision
-        .note
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .map(str::to_string);
-    let chars = note.as_deref().map_or(0, |n| n.chars().count());
-    if chars > rules.note_max_chars as usize {
-        problems.push(DecisionProblem::NoteTooLong {
-            chars,
-            max: rules.note_max_chars,
-        });
-    }
-    if let Some(preset) = &decision.preset {
-        if !preset.fits(reason, decision.action.kind()) {
-            problems.push(DecisionProblem::PresetDoesNotFit {
-                preset: preset.key.clone(),
-                reason: preset.reason,
-                decision: preset.decision,
-            });
-        }
-    }
+    let note = check_note(decision, rules, &mut problems);
+    check_preset(decision, reason, &mut problems);
     if let DecisionAction::Sanction { duration, .. } = decision.action {
         if note.is_none() && decision.preset.is_none() {
             problems.push(DecisionProblem::NoteRequired);
         }
-        if let SanctionDuration::Temporary { minutes } = duration {
-            if minutes < rules.min_temporary_minutes {
-                problems.push(DecisionProblem::DurationTooShort {
-                    minutes,
-                    min: rules.min_temporary_minutes,
-                });
-            }
-            if minutes > rules.max_temporary_minutes {
-                problems.push(DecisionProblem::DurationTooLong {
-                    minutes,
-                    max: rules.max_temporary_minutes,
-                });
-            }
-        }
+        check_duration(duration, rules, &mut problems);
     }
-
     if !problems.is_empty() {
         return Err(problems);
     }
@@ -274,6 +222,100 @@ pub fn validate_decision(
         report_outcome: decision.action.report_outcome(),
         preset: decision.preset.clone(),
     })
+}
+
+/// The games the reports cite, then those the admin adds, without repeats.
+fn combined_evidence(facts: &CaseFacts, decision: &Decision) -> Vec<GameNumber> {
+    let mut evidence = facts.evidence_games();
+    for game in &decision.evidence_games {
+        if !evidence.contains(game) {
+            evidence.push(*game);
+        }
+    }
+    evidence
+}
+
+/// A warning or sanction states a ground that fits the case's reason, with evidence from
+/// several games where the ground needs it (the (*) rule).
+fn check_ground(
+    ground: Option<Ground>,
+    reason: ReportReason,
+    games: usize,
+    rules: &DecisionPolicy,
+    problems: &mut Vec<DecisionProblem>,
+) {
+    let Some(ground) = ground else {
+        problems.push(DecisionProblem::GroundRequired);
+        return;
+    };
+    if !ground.fits(reason) {
+        problems.push(DecisionProblem::GroundDoesNotFit { ground, reason });
+    }
+    let needed = rules.several_games_min.max(2);
+    if ground.needs_several_games() && games < needed as usize {
+        problems.push(DecisionProblem::SingleGameEvidence {
+            ground,
+            games,
+            needed,
+        });
+    }
+}
+
+/// The note, trimmed (absent when blank), within the policy's length.
+fn check_note(
+    decision: &Decision,
+    rules: &DecisionPolicy,
+    problems: &mut Vec<DecisionProblem>,
+) -> Option<String> {
+    let note = decision
+        .note
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string);
+    let chars = note.as_deref().map_or(0, |n| n.chars().count());
+    if chars > rules.note_max_chars as usize {
+        problems.push(DecisionProblem::NoteTooLong {
+            chars,
+            max: rules.note_max_chars,
+        });
+    }
+    note
+}
+
+/// A chosen preset must be written for this case's reason and this kind of decision.
+fn check_preset(decision: &Decision, reason: ReportReason, problems: &mut Vec<DecisionProblem>) {
+    if let Some(preset) = &decision.preset {
+        if !preset.fits(reason, decision.action.kind()) {
+            problems.push(DecisionProblem::PresetDoesNotFit {
+                preset: preset.key.clone(),
+                reason: preset.reason,
+                decision: preset.decision,
+            });
+        }
+    }
+}
+
+/// A temporary sanction lasts between the policy's minimum and maximum.
+fn check_duration(
+    duration: SanctionDuration,
+    rules: &DecisionPolicy,
+    problems: &mut Vec<DecisionProblem>,
+) {
+    if let SanctionDuration::Temporary { minutes } = duration {
+        if minutes < rules.min_temporary_minutes {
+            problems.push(DecisionProblem::DurationTooShort {
+                minutes,
+                min: rules.min_temporary_minutes,
+            });
+        }
+        if minutes > rules.max_temporary_minutes {
+            problems.push(DecisionProblem::DurationTooLong {
+                minutes,
+                max: rules.max_temporary_minutes,
+            });
+        }
+    }
 }
 
 /// An earlier warning or sanction of the accused, as the ladder sees it.

@@ -208,24 +208,38 @@ impl ModerationPolicy {
     /// not add up to 100, a threshold above its window...).
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
-        let mut need = |ok: bool, sentence: &str| {
-            if !ok {
-                problems.push(sentence.to_string());
-            }
-        };
+        self.filing_problems(&mut problems);
+        self.priority_problems(&mut problems);
+        self.decision_problems(&mut problems);
+        for (name, ladder) in [
+            ("chat", &self.ladder.chat),
+            ("play", &self.ladder.play),
+            ("other", &self.ladder.other),
+        ] {
+            ladder_problems(name, ladder, &self.decision, &mut problems);
+        }
+        problems
+    }
+
+    /// Reports, their rate limit, reporters' accuracy and report timeouts.
+    fn filing_problems(&self, problems: &mut Vec<String>) {
         need(
+            problems,
             self.report.max_accused >= 1,
             "report.max_accused must be at least 1",
         );
         need(
+            problems,
             self.report.required_message_min_chars <= self.report.message_max_chars,
             "report.required_message_min_chars must not exceed report.message_max_chars",
         );
         need(
+            problems,
             self.rate_limit.per_hour >= 1 && self.rate_limit.per_day >= 1,
             "rate_limit.per_hour and rate_limit.per_day must be at least 1",
         );
         need(
+            problems,
             finite_non_negative(self.accuracy.prior_upheld)
                 && finite_non_negative(self.accuracy.prior_unjustified)
                 && self.accuracy.prior_upheld + self.accuracy.prior_unjustified > 0.0,
@@ -233,26 +247,35 @@ impl ModerationPolicy {
         );
         let timeout = &self.report_timeout;
         need(
+            problems,
             timeout.unjustified_threshold >= 1
                 && timeout.unjustified_threshold <= timeout.window_reports,
             "report_timeout.unjustified_threshold must be between 1 and report_timeout.window_reports",
         );
         need(
+            problems,
             !timeout.ladder_days.is_empty() && timeout.ladder_days.iter().all(|d| *d >= 1),
             "report_timeout.ladder_days must list at least one length of one day or more",
         );
+    }
+
+    /// The queue's priority weights and saturations.
+    fn priority_problems(&self, problems: &mut Vec<String>) {
         let priority = &self.priority;
         let weights = priority.weights();
         need(
+            problems,
             weights.iter().all(|(_, w)| finite_non_negative(*w)),
             "priority weights must be finite and non-negative",
         );
         let total: f64 = weights.iter().map(|(_, w)| w).sum();
         need(
+            problems,
             (total - 100.0).abs() < 1e-6,
             "priority weights must add up to 100",
         );
         need(
+            problems,
             priority.reporters_saturation >= 1
                 && priority.history_saturation >= 1
                 && priority.age_saturation_hours >= 1
@@ -260,53 +283,71 @@ impl ModerationPolicy {
                 && priority.accuracy_saturation > 0.0,
             "priority saturations must be positive",
         );
+    }
+
+    /// Claims, decisions and appeals.
+    fn decision_problems(&self, problems: &mut Vec<String>) {
         need(
+            problems,
             self.claim.expiry_minutes >= 1,
             "claim.expiry_minutes must be at least 1",
         );
         let decision = &self.decision;
         need(
+            problems,
             decision.several_games_min >= 2,
             "decision.several_games_min must be at least 2 (docs/moderation.md, 'The several-games rule')",
         );
         need(
+            problems,
             decision.min_temporary_minutes >= 1
                 && decision.min_temporary_minutes <= decision.max_temporary_minutes,
             "decision.min_temporary_minutes must be at least 1 and not above max_temporary_minutes",
         );
         need(
+            problems,
             self.appeal.text_min_chars <= self.appeal.text_max_chars,
             "appeal.text_min_chars must not exceed appeal.text_max_chars",
         );
-        for (name, ladder) in [
-            ("chat", &self.ladder.chat),
-            ("play", &self.ladder.play),
-            ("other", &self.ladder.other),
-        ] {
-            if ladder.is_empty() {
-                problems.push(format!("ladder.{name} must have at least one step"));
-            }
-            for (index, rung) in ladder.iter().enumerate() {
-                if rung.action == RungAction::Warn && rung.hours.is_some() {
-                    problems.push(format!(
-                        "ladder.{name} step {}: a warning has no hours",
-                        index + 1
-                    ));
-                }
-                if let Some(hours) = rung.hours {
-                    let minutes = u64::from(hours) * 60;
-                    if minutes < u64::from(decision.min_temporary_minutes)
-                        || minutes > u64::from(decision.max_temporary_minutes)
-                    {
-                        problems.push(format!(
-                            "ladder.{name} step {}: {hours} hours is outside the decision limits",
-                            index + 1
-                        ));
-                    }
-                }
+    }
+}
+
+/// Adds `sentence` to the problems unless `ok`.
+fn need(problems: &mut Vec<String>, ok: bool, sentence: &str) {
+    if !ok {
+        problems.push(sentence.to_string());
+    }
+}
+
+/// One escalation ladder: at least one step, warnings without hours, ban lengths within the
+/// decision limits.
+fn ladder_problems(
+    name: &str,
+    ladder: &[LadderRung],
+    decision: &DecisionPolicy,
+    problems: &mut Vec<String>,
+) {
+    if ladder.is_empty() {
+        problems.push(format!("ladder.{name} must have at least one step"));
+    }
+    for (index, rung) in ladder.iter().enumerate() {
+        if rung.action == RungAction::Warn && rung.hours.is_some() {
+            problems.push(format!(
+                "ladder.{name} step {}: a warning has no hours",
+                index + 1
+            ));
+        }
+        if let Some(hours) = rung.hours {
+            let minutes = u64::from(hours) * 60;
+            if minutes < u64::from(decision.min_temporary_minutes)
+                || minutes > u64::from(decision.max_temporary_minutes)
+            {
+                problems.push(format!(
+                    "ladder.{name} step {}: {hours} hours is outside the decision limits",
+                    index + 1
+                ));
             }
         }
-        problems
     }
 }
 

@@ -1,7 +1,7 @@
 //! Filing a report: validation, the case a report belongs to, and merging repeated filings.
 
 use super::game_number::{GameNumberError, GAME_NUMBER_RULE};
-use super::policy::ModerationPolicy;
+use super::policy::{ModerationPolicy, ReportPolicy};
 use super::types::{unit, GameNumber, PlayerId, ReportId, ReportReason, Reporter, Variant};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -228,17 +228,61 @@ pub fn validate_report(
 ) -> Result<ValidReport, Vec<ReportProblem>> {
     let limits = &policy.report;
     let mut problems = Vec::new();
+    check_automatic_score(report.reporter, &mut problems);
+    let accused = check_accused(report, limits, &mut problems);
+    let message = check_message(report, limits, &mut problems);
+    // Without a game nothing else vouches for the names: each must be a player the archive
+    // knows, or the report would open a case about nobody.
+    if report.game.is_none() {
+        for player in accused
+            .iter()
+            .filter(|p| !context.known_players.contains(p))
+        {
+            problems.push(ReportProblem::UnknownPlayer { player: *player });
+        }
+    }
+    let supporting = check_supporting_games(report, limits, &mut problems);
+    check_cited_games(
+        report,
+        &accused,
+        &supporting,
+        context,
+        limits,
+        &mut problems,
+    );
+    if problems.is_empty() {
+        Ok(ValidReport {
+            reporter: report.reporter,
+            accused,
+            reason: report.reason,
+            message,
+            game: report.game,
+            supporting_games: supporting,
+        })
+    } else {
+        Err(problems)
+    }
+}
 
+/// An automatic reporter's score must be a probability.
+fn check_automatic_score(reporter: Reporter, problems: &mut Vec<ReportProblem>) {
     if let Reporter::ChatAnalysis { score }
     | Reporter::ConductSignal { score }
-    | Reporter::CollusionAnalysis { score } = report.reporter
+    | Reporter::CollusionAnalysis { score } = reporter
     {
         if !(0.0..=1.0).contains(&score) {
             problems.push(ReportProblem::AutomaticScoreInvalid);
         }
     }
+}
 
-    // Accused: at least one, at most max, no repeats, never the reporter.
+/// Accused: at least one, at most max, no repeats, never the reporter. Returns them without
+/// repeats, in the order named.
+fn check_accused(
+    report: &NewReport,
+    limits: &ReportPolicy,
+    problems: &mut Vec<ReportProblem>,
+) -> Vec<PlayerId> {
     let mut accused: Vec<PlayerId> = Vec::with_capacity(report.accused.len());
     for player in &report.accused {
         if accused.contains(player) {
@@ -264,8 +308,15 @@ pub fn validate_report(
             problems.push(ReportProblem::SelfReport { player: reporter });
         }
     }
+    accused
+}
 
-    // Message: required for "other", bounded always.
+/// Message: required for "other", bounded always. Returns it trimmed, absent when blank.
+fn check_message(
+    report: &NewReport,
+    limits: &ReportPolicy,
+    problems: &mut Vec<ReportProblem>,
+) -> Option<String> {
     let message = report
         .message
         .as_deref()
@@ -285,19 +336,15 @@ pub fn validate_report(
             min_chars: limits.required_message_min_chars.max(1),
         });
     }
+    message
+}
 
-    // Without a game nothing else vouches for the names: each must be a player the archive
-    // knows, or the report would open a case about nobody.
-    if report.game.is_none() {
-        for player in accused
-            .iter()
-            .filter(|p| !context.known_players.contains(p))
-        {
-            problems.push(ReportProblem::UnknownPlayer { player: *player });
-        }
-    }
-
-    // Games: the main game, then supporting games without repeats.
+/// Supporting games without repeats and without the main game, at most the policy's number.
+fn check_supporting_games(
+    report: &NewReport,
+    limits: &ReportPolicy,
+    problems: &mut Vec<ReportProblem>,
+) -> Vec<GameNumber> {
     let mut supporting: Vec<GameNumber> = Vec::new();
     for game in &report.supporting_games {
         if Some(*game) != report.game && !supporting.contains(game) {
@@ -310,6 +357,19 @@ pub fn validate_report(
             max: limits.max_supporting_games,
         });
     }
+    supporting
+}
+
+/// The main game, then the supporting games (as many as allowed): valid numbers of known
+/// games, of a fitting variant, showing the accused.
+fn check_cited_games(
+    report: &NewReport,
+    accused: &[PlayerId],
+    supporting: &[GameNumber],
+    context: &ReportContext,
+    limits: &ReportPolicy,
+    problems: &mut Vec<ReportProblem>,
+) {
     let cited = report.game.iter().map(|g| (*g, true)).chain(
         supporting
             .iter()
@@ -333,36 +393,36 @@ pub fn validate_report(
             problems.push(ReportProblem::UnknownGame { game: number });
             continue;
         };
-        if report.reason.is_ffa_only() && !game.variant.is_free_for_all() {
-            problems.push(ReportProblem::FfaOnlyReason {
-                reason: report.reason,
+        check_cited_game(report.reason, accused, game, is_main, problems);
+    }
+}
+
+/// One known cited game: FFA-only reasons need an FFA game; the main game must have seated
+/// every accused, a supporting game at least one of them.
+fn check_cited_game(
+    reason: ReportReason,
+    accused: &[PlayerId],
+    game: &CitedGame,
+    is_main: bool,
+    problems: &mut Vec<ReportProblem>,
+) {
+    let number = game.number;
+    if reason.is_ffa_only() && !game.variant.is_free_for_all() {
+        problems.push(ReportProblem::FfaOnlyReason {
+            reason,
+            game: number,
+            variant: game.variant,
+        });
+    }
+    if is_main {
+        for player in accused.iter().filter(|p| !game.players.contains(p)) {
+            problems.push(ReportProblem::AccusedNotInGame {
+                player: *player,
                 game: number,
-                variant: game.variant,
             });
         }
-        if is_main {
-            for player in accused.iter().filter(|p| !game.players.contains(p)) {
-                problems.push(ReportProblem::AccusedNotInGame {
-                    player: *player,
-                    game: number,
-                });
-            }
-        } else if !accused.is_empty() && !accused.iter().any(|p| game.players.contains(p)) {
-            problems.push(ReportProblem::NoAccusedInGame { game: number });
-        }
-    }
-
-    if problems.is_empty() {
-        Ok(ValidReport {
-            reporter: report.reporter,
-            accused,
-            reason: report.reason,
-            message,
-            game: report.game,
-            supporting_games: supporting,
-        })
-    } else {
-        Err(problems)
+    } else if !accused.is_empty() && !accused.iter().any(|p| game.players.contains(p)) {
+        problems.push(ReportProblem::NoAccusedInGame { game: number });
     }
 }
 

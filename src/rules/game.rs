@@ -7,7 +7,7 @@ use std::fmt;
 use super::award::{Award, ScoringRule};
 use super::draw_reason::DrawReason;
 use super::geometry::Seat;
-use super::piece::PieceKind;
+use super::piece::{Piece, PieceKind};
 use super::position::{KingFate, Move, MoveEffect, MoveList, Position, SeatStatus};
 use super::ruleset::{MateTiming, Placement, RuleSet, Scoring, StalemateRule};
 
@@ -107,6 +107,18 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// Kings attacked after a move, as a ply scores and reports them.
+struct CheckScan {
+    /// Opponents' kings the mover's pieces attack.
+    checks: Vec<Seat>,
+    /// Seats of the mover's opponents whose king is in check (from anyone).
+    in_check: [bool; 4],
+    /// How many of the checked kings belong to active players.
+    active_checked: usize,
+    /// Whether a queen gives one of those checks (the bonus may be reduced then).
+    a_queen_checks: bool,
+}
 
 /// A game in progress under a rule set.
 #[derive(Debug, Clone)]
@@ -273,18 +285,11 @@ impl Game {
         let effect: MoveEffect = self.position.make(mv);
         self.moves_made[mover.index()] += 1;
         let mut eliminations = Vec::new();
-        let points_game = self.is_points();
+        // The data show a walking king scores nothing for its automatic moves.
+        let scores = self.is_points() && !mover_walking;
         if let Some((victim, _)) = effect.captured {
-            // Dead pieces are worth nothing; a walking king is live (+20). The data show the
-            // walking king itself scores nothing for its automatic captures.
-            if points_game && !victim.dead && !mover_walking {
-                if victim.kind == PieceKind::King {
-                    let points = self.rules.mate_points;
-                    self.award(mover, points, ScoringRule::WalkingKingCaptured(victim.seat));
-                } else {
-                    let points = victim.kind.ffa_value();
-                    self.award(mover, points, ScoringRule::Capture(victim.kind));
-                }
+            if scores {
+                self.score_capture(mover, victim);
             }
         }
         if let Some(victim) = effect.king_captured {
@@ -295,11 +300,50 @@ impl Game {
                 &mut eliminations,
             );
         }
-        // Kings attacked by the mover's pieces after the move.
-        let mut checks = Vec::new();
-        let mut in_check = [false; 4];
-        let mut active_checked = 0;
-        let mut a_queen_checks = false;
+        let scan = self.scan_checks(mover);
+        if scores && scan.active_checked >= 2 {
+            self.award_multi_check(mover, &scan);
+        }
+        if self.rules.mate_timing == MateTiming::Immediately {
+            self.mate_immediately(mover, &scan.in_check, scores, &mut eliminations);
+        }
+        self.close_ply();
+        let end = self.check_end(&eliminations);
+        PlyReport {
+            mover,
+            mv: Some(mv),
+            captured: effect.captured,
+            checks: scan.checks,
+            points_after: self.position.points(),
+            eliminations,
+            end,
+        }
+    }
+
+    /// Points for a capture: dead pieces are worth nothing; a walking king is live (+20).
+    #[inline]
+    fn score_capture(&mut self, mover: Seat, victim: Piece) {
+        if victim.dead {
+            return;
+        }
+        if victim.kind == PieceKind::King {
+            let points = self.rules.mate_points;
+            self.award(mover, points, ScoringRule::WalkingKingCaptured(victim.seat));
+        } else {
+            let points = victim.kind.ffa_value();
+            self.award(mover, points, ScoringRule::Capture(victim.kind));
+        }
+    }
+
+    /// Kings attacked by the mover's pieces after the move.
+    #[inline]
+    fn scan_checks(&self, mover: Seat) -> CheckScan {
+        let mut scan = CheckScan {
+            checks: Vec::new(),
+            in_check: [false; 4],
+            active_checked: 0,
+            a_queen_checks: false,
+        };
         for seat in Seat::ALL {
             if seat == mover
                 || self.position.status(seat) == SeatStatus::Out
@@ -307,64 +351,79 @@ impl Game {
             {
                 continue;
             }
-            if let Some(k) = self.position.king_square(seat) {
-                // One cheap "in check at all?" scan first: most kings are not.
-                if !self.position.in_check(seat) {
-                    continue;
-                }
-                in_check[seat.index()] = true;
-                let checkers = self.position.attackers_of_seat(k, mover);
-                if checkers.is_empty() {
-                    continue;
-                }
-                checks.push(seat);
-                // Only kings of active players count for the multiple-check bonus: in the real
-                // games a `++` on an active and a walking (resigned) king scores nothing (e.g.
-                // `ffa/cc_game_0040` ply 254 `Qf7-d9++`: the Result tag is one point lower
-                // otherwise).
-                if self.position.status(seat) == SeatStatus::Active {
-                    active_checked += 1;
-                    a_queen_checks |= checkers.iter().any(|(_, kind)| {
-                        matches!(kind, PieceKind::Queen | PieceKind::OnePointQueen)
-                    });
-                }
-            }
-        }
-        if points_game && !mover_walking && active_checked >= 2 {
-            let bonus = self.rules.multi_check_points;
-            let rule = ScoringRule::MultiCheck {
-                kings: active_checked,
-                reduced: bonus.is_reduced(a_queen_checks),
+            let Some(k) = self.position.king_square(seat) else {
+                continue;
             };
-            self.award(
-                mover,
-                bonus.for_checks(active_checked, a_queen_checks),
-                rule,
-            );
-        }
-        if self.rules.mate_timing == MateTiming::Immediately {
-            for seat in Seat::ALL {
-                if seat == mover || self.position.status(seat) == SeatStatus::Out {
-                    continue;
-                }
-                // A king the mover's move did not concern (not an opponent of the mover) can
-                // still be in check from a third player's line it uncovered.
-                let checked = in_check[seat.index()]
-                    || (!self.position.are_opponents(mover, seat) && self.position.in_check(seat));
-                if checked && self.has_no_moves(seat) {
-                    if points_game && !mover_walking {
-                        let points = self.rules.mate_points;
-                        self.award(mover, points, ScoringRule::Checkmate(seat));
-                    }
-                    self.eliminate(
-                        seat,
-                        EliminationCause::Mated,
-                        Some(mover),
-                        &mut eliminations,
-                    );
-                }
+            // One cheap "in check at all?" scan first: most kings are not.
+            if !self.position.in_check(seat) {
+                continue;
+            }
+            scan.in_check[seat.index()] = true;
+            let checkers = self.position.attackers_of_seat(k, mover);
+            if checkers.is_empty() {
+                continue;
+            }
+            scan.checks.push(seat);
+            // Only kings of active players count for the multiple-check bonus: in the real
+            // games a `++` on an active and a walking (resigned) king scores nothing (e.g.
+            // `ffa/cc_game_0040` ply 254 `Qf7-d9++`: the Result tag is one point lower
+            // otherwise).
+            if self.position.status(seat) == SeatStatus::Active {
+                scan.active_checked += 1;
+                scan.a_queen_checks |= checkers
+                    .iter()
+                    .any(|(_, kind)| matches!(kind, PieceKind::Queen | PieceKind::OnePointQueen));
             }
         }
+        scan
+    }
+
+    /// The bonus for checking two or three active kings at once.
+    fn award_multi_check(&mut self, mover: Seat, scan: &CheckScan) {
+        let bonus = self.rules.multi_check_points;
+        let rule = ScoringRule::MultiCheck {
+            kings: scan.active_checked,
+            reduced: bonus.is_reduced(scan.a_queen_checks),
+        };
+        self.award(
+            mover,
+            bonus.for_checks(scan.active_checked, scan.a_queen_checks),
+            rule,
+        );
+    }
+
+    /// Mates on the spot: every seat in play other than the mover whose king is in check
+    /// and who has no move is out (with the mate points to the mover when `scores`).
+    #[inline]
+    fn mate_immediately(
+        &mut self,
+        mover: Seat,
+        in_check: &[bool; 4],
+        scores: bool,
+        eliminations: &mut Vec<Elimination>,
+    ) {
+        for seat in Seat::ALL {
+            if seat == mover || self.position.status(seat) == SeatStatus::Out {
+                continue;
+            }
+            // A king the mover's move did not concern (not an opponent of the mover) can
+            // still be in check from a third player's line it uncovered.
+            let checked = in_check[seat.index()]
+                || (!self.position.are_opponents(mover, seat) && self.position.in_check(seat));
+            if checked && self.has_no_moves(seat) {
+                if scores {
+                    let points = self.rules.mate_points;
+                    self.award(mover, points, ScoringRule::Checkmate(seat));
+                }
+                self.eliminate(seat, EliminationCause::Mated, Some(mover), eliminations);
+            }
+        }
+    }
+
+    /// Ends a ply: the turn skips a seat gone out, and the repetition history restarts after
+    /// an irreversible move.
+    #[inline]
+    fn close_ply(&mut self) {
         if self.position.status(self.position.turn()) == SeatStatus::Out {
             self.position.advance_turn();
         }
@@ -373,16 +432,6 @@ impl Game {
             self.history.clear();
         }
         self.history.push(self.position.hash());
-        let end = self.check_end(&eliminations);
-        PlyReport {
-            mover,
-            mv: Some(mv),
-            captured: effect.captured,
-            checks,
-            points_after: self.position.points(),
-            eliminations,
-            end,
-        }
     }
 
     /// The side to move resigns or times out (`timed_out`). With dead-king-walking the king
@@ -761,79 +810,13 @@ impl Game {
 
     /// The final (or current) standing under the rule set.
     pub fn standing(&self) -> FinalStanding {
-        let mut scores = [0f64; 4];
-        let mut team_winner = None;
-        match self.rules.scoring {
-            Scoring::Teams => {
-                if let Some(GameEnd::TeamWin(s)) = self.end {
-                    let team = if s.index() % 2 == 0 {
-                        Seat::Red
-                    } else {
-                        Seat::Blue
-                    };
-                    team_winner = Some(team);
-                    for seat in Seat::ALL {
-                        if seat.index() % 2 == team.index() {
-                            scores[seat.index()] = 1.0;
-                        }
-                    }
-                } else if self.end.is_some() {
-                    scores = [0.5; 4];
-                }
-            }
-            Scoring::Points => {
-                for (i, p) in self.position.points().iter().enumerate() {
-                    scores[i] = *p as f64;
-                }
-            }
-            Scoring::Placement0248 => {
-                // Eliminated players score by elimination order (0, 2, 4); the survivor 8.
-                // A stalemated player, and everyone in a drawn finish, gets half (docs/rules.md,
-                // "Quatro Chess").
-                let order = [0.0, 2.0, 4.0, 8.0];
-                let mut next = 0;
-                for e in &self.eliminations {
-                    let mut s = order[next.min(3)];
-                    if e.cause == EliminationCause::Stalemated {
-                        s = order[3] / 2.0;
-                    }
-                    scores[e.seat.index()] = s;
-                    next += 1;
-                }
-                let remaining: Vec<Seat> = self.active_seats();
-                let drawn = matches!(self.end, Some(GameEnd::Draw(_)));
-                // Colours left together (one side in Quatro's seatings) share the places left.
-                let places_left: f64 = order[next.min(3)..].iter().sum();
-                let share = places_left / remaining.len().max(1) as f64;
-                for s in remaining {
-                    scores[s.index()] = if drawn { order[3] / 2.0 } else { share };
-                }
-            }
-            Scoring::OneOverN => {
-                // Mated, king-captured, resigned players: 0; stalemated and remaining share 1.
-                let sharing: Vec<Seat> = Seat::ALL
-                    .into_iter()
-                    .filter(|&s| {
-                        self.position.status(s) == SeatStatus::Active || self.stalemated[s.index()]
-                    })
-                    .collect();
-                for s in &sharing {
-                    scores[s.index()] = 1.0 / sharing.len() as f64;
-                }
-            }
-            Scoring::LastStanding => {
-                let remaining = self.active_seats();
-                match self.end {
-                    Some(GameEnd::Draw(_)) => {
-                        for s in &remaining {
-                            scores[s.index()] = 1.0 / remaining.len() as f64;
-                        }
-                    }
-                    _ if remaining.len() == 1 => scores[remaining[0].index()] = 1.0,
-                    _ => {}
-                }
-            }
-        }
+        let (mut scores, team_winner) = match self.rules.scoring {
+            Scoring::Teams => self.team_scores(),
+            Scoring::Points => (self.position.points().map(|p| p as f64), None),
+            Scoring::Placement0248 => (self.placement_0248_scores(), None),
+            Scoring::OneOverN => (self.one_over_n_scores(), None),
+            Scoring::LastStanding => (self.last_standing_scores(), None),
+        };
         if self.rules.scoring != Scoring::Teams && self.rules.moves.has_partners() {
             scores = self.side_totals(&scores);
         }
@@ -853,6 +836,85 @@ impl Game {
 }
 
 impl Game {
+    /// Teams: 1 to each seat of the winning team (Red+Yellow as `Red`, Blue+Green as `Blue`),
+    /// a half to everyone in any other finish, nothing while the game goes on.
+    fn team_scores(&self) -> ([f64; 4], Option<Seat>) {
+        let mut scores = [0f64; 4];
+        if let Some(GameEnd::TeamWin(s)) = self.end {
+            let team = if s.index() % 2 == 0 {
+                Seat::Red
+            } else {
+                Seat::Blue
+            };
+            for seat in Seat::ALL {
+                if seat.index() % 2 == team.index() {
+                    scores[seat.index()] = 1.0;
+                }
+            }
+            return (scores, Some(team));
+        }
+        if self.end.is_some() {
+            scores = [0.5; 4];
+        }
+        (scores, None)
+    }
+
+    /// Eliminated players score by elimination order (0, 2, 4); the survivor 8. A stalemated
+    /// player, and everyone in a drawn finish, gets half (docs/rules.md, "Quatro Chess").
+    fn placement_0248_scores(&self) -> [f64; 4] {
+        let mut scores = [0f64; 4];
+        let order = [0.0, 2.0, 4.0, 8.0];
+        let mut next = 0;
+        for e in &self.eliminations {
+            let mut s = order[next.min(3)];
+            if e.cause == EliminationCause::Stalemated {
+                s = order[3] / 2.0;
+            }
+            scores[e.seat.index()] = s;
+            next += 1;
+        }
+        let remaining: Vec<Seat> = self.active_seats();
+        let drawn = matches!(self.end, Some(GameEnd::Draw(_)));
+        // Colours left together (one side in Quatro's seatings) share the places left.
+        let places_left: f64 = order[next.min(3)..].iter().sum();
+        let share = places_left / remaining.len().max(1) as f64;
+        for s in remaining {
+            scores[s.index()] = if drawn { order[3] / 2.0 } else { share };
+        }
+        scores
+    }
+
+    /// Mated, king-captured, resigned players: 0; stalemated and remaining share 1.
+    fn one_over_n_scores(&self) -> [f64; 4] {
+        let mut scores = [0f64; 4];
+        let sharing: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|&s| {
+                self.position.status(s) == SeatStatus::Active || self.stalemated[s.index()]
+            })
+            .collect();
+        for s in &sharing {
+            scores[s.index()] = 1.0 / sharing.len() as f64;
+        }
+        scores
+    }
+
+    /// 1 to the last player standing; a draw shared among those still active.
+    fn last_standing_scores(&self) -> [f64; 4] {
+        let mut scores = [0f64; 4];
+        let remaining = self.active_seats();
+        match self.end {
+            Some(GameEnd::Draw(_)) => {
+                for s in &remaining {
+                    scores[s.index()] = 1.0 / remaining.len() as f64;
+                }
+            }
+            _ if remaining.len() == 1 => scores[remaining[0].index()] = 1.0,
+            _ => {}
+        }
+        scores
+    }
+
     /// Each seat's score replaced by its side's total: a player with two colours, or a team,
     /// scores the sum over its colours (docs/rules.md, "Quatro Chess").
     fn side_totals(&self, scores: &[f64; 4]) -> [f64; 4] {

@@ -580,18 +580,7 @@ impl GameCheck {
 /// Check one PGN4 file for `arbiter replay FILE`: replay it and compare the computed result
 /// with the `Result` and `Termination` tags. Never panics; print the returned value.
 pub fn check(text: &str) -> GameCheck {
-    let mut out = GameCheck {
-        variant: String::new(),
-        setup: String::new(),
-        plies: 0,
-        eliminations: Vec::new(),
-        computed: None,
-        tag_result: None,
-        termination: None,
-        error: None,
-        mismatches: Vec::new(),
-        unknown_variants: Vec::new(),
-    };
+    let mut out = GameCheck::empty();
     let pgn = match pgn4::parse(text) {
         Ok(p) => p,
         Err(e) => {
@@ -609,21 +598,55 @@ pub fn check(text: &str) -> GameCheck {
             return out;
         }
     };
-    out.setup = if replay.setup_inferred {
+    out.setup = setup_label(&replay);
+    out.eliminations = replay.eliminations().to_vec();
+    out.unknown_variants = replay.rules.unknown_variants.clone();
+    let standing = replay.standing.clone();
+    result_mismatches(&replay, &standing, &mut out.mismatches);
+    if let Some(term) = &out.termination {
+        termination_mismatches(&replay, term, &mut out.mismatches);
+    }
+    out.computed = Some(standing);
+    out.tag_result = replay.tag_result.clone();
+    out
+}
+
+impl GameCheck {
+    /// Nothing known yet: the fields are filled as far as the record gets.
+    fn empty() -> GameCheck {
+        GameCheck {
+            variant: String::new(),
+            setup: String::new(),
+            plies: 0,
+            eliminations: Vec::new(),
+            computed: None,
+            tag_result: None,
+            termination: None,
+            error: None,
+            mismatches: Vec::new(),
+            unknown_variants: Vec::new(),
+        }
+    }
+}
+
+/// The setup as reported: its name (marked when inferred), or "custom FEN4" for a position.
+fn setup_label(replay: &Replay) -> String {
+    if replay.setup_inferred {
         format!("{} (inferred)", replay.setup)
     } else if replay.setup.len() > 8 {
         "custom FEN4".to_string()
     } else {
         replay.setup.clone()
-    };
-    out.eliminations = replay.eliminations().to_vec();
-    out.unknown_variants = replay.rules.unknown_variants.clone();
-    let standing = replay.standing.clone();
+    }
+}
+
+/// Where the `Result` tag disagrees with the computed standing (points, or the winning team).
+fn result_mismatches(replay: &Replay, standing: &FinalStanding, mismatches: &mut Vec<String>) {
     match &replay.tag_result {
         Some(TagResult::Points(points)) => {
             let computed = standing.scores.map(|s| s as i32);
             if &computed != points {
-                out.mismatches.push(format!(
+                mismatches.push(format!(
                     "points: computed {} but Result says {}",
                     seat_list(&computed),
                     seat_list(points)
@@ -634,13 +657,13 @@ pub fn check(text: &str) -> GameCheck {
             let computed = standing.team_winner;
             if replay.game.end().is_none() {
                 if winner.is_some() {
-                    out.mismatches.push(format!(
+                    mismatches.push(format!(
                         "Result says {} won but the record ends with no result",
                         team_name(*winner)
                     ));
                 }
             } else if computed != *winner {
-                out.mismatches.push(format!(
+                mismatches.push(format!(
                     "winner: computed {} but Result says {}",
                     team_name(computed),
                     team_name(*winner)
@@ -648,34 +671,32 @@ pub fn check(text: &str) -> GameCheck {
             }
         }
         Some(TagResult::Other(text)) if text != "*" => {
-            out.mismatches
-                .push(format!("Result tag not understood: {text}"));
+            mismatches.push(format!("Result tag not understood: {text}"));
         }
         _ => {}
     }
-    // A `Checkmate` termination must show in the record: the game over, ended by a mate.
-    // A record that stops while the game is still running (`quirks/cc_game_0235`: 187 plies,
-    // `CurrentMove` 111, last move gives no check) replays, but is reported as truncated.
-    if let Some(term) = &out.termination {
-        if term.contains("Checkmate") {
-            let mated = replay
-                .eliminations()
-                .iter()
-                .any(|e| e.cause == EliminationCause::Mated);
-            if replay.game.end().is_none() {
-                out.mismatches.push(format!(
-                    "Termination says \"{term}\" but the record ends with the game still running (truncated export?)"
-                ));
-            } else if !mated {
-                out.mismatches.push(format!(
-                    "Termination says \"{term}\" but no player is mated in the record"
-                ));
-            }
-        }
+}
+
+/// A `Checkmate` termination must show in the record: the game over, ended by a mate.
+/// A record that stops while the game is still running (`quirks/cc_game_0235`: 187 plies,
+/// `CurrentMove` 111, last move gives no check) replays, but is reported as truncated.
+fn termination_mismatches(replay: &Replay, term: &str, mismatches: &mut Vec<String>) {
+    if !term.contains("Checkmate") {
+        return;
     }
-    out.computed = Some(standing);
-    out.tag_result = replay.tag_result.clone();
-    out
+    let mated = replay
+        .eliminations()
+        .iter()
+        .any(|e| e.cause == EliminationCause::Mated);
+    if replay.game.end().is_none() {
+        mismatches.push(format!(
+            "Termination says \"{term}\" but the record ends with the game still running (truncated export?)"
+        ));
+    } else if !mated {
+        mismatches.push(format!(
+            "Termination says \"{term}\" but no player is mated in the record"
+        ));
+    }
 }
 
 fn team_name(winner: Option<Seat>) -> &'static str {

@@ -16,7 +16,7 @@ use crate::rules::position::{Move, MoveKind, MoveList, Position, SeatStatus};
 use crate::rules::ruleset::RuleSet;
 
 use super::bot::Chooser;
-use super::population::{Plan, Stance};
+use super::population::{Plan, Stance, Table};
 use super::ratings::{elo_deltas, elo_tag};
 use super::simulated_game::{SimulatedGame, SimulatedSeat};
 
@@ -60,163 +60,245 @@ impl Plan {
     /// plan's seed and `index`. Ratings are provisional (see [`super::rate`]).
     pub fn play(&self, index: usize) -> SimulatedGame {
         let table = &self.tables[index];
-        let mut rng = StdRng::seed_from_u64(game_seed(self.seed, index));
-        let rules = ffa_rules();
-        let start = Position::from_setup("4PC", &rules)
-            .unwrap_or_else(|e| panic!("the 4PC setup builds: {e}"));
-        let mut game = Game::new(rules, start);
-        let stances: [[Stance; 4]; 4] = std::array::from_fn(|s| self.stances(table, s));
-        let noise = table.players.map(|p| self.players[p].noise);
-
-        let mut plies: Vec<PlyText> = Vec::with_capacity(4 * self.max_rounds as usize + 8);
-        let mut round = 1u32;
-        let mut slot = 0u8;
-        let mut last_mover: Option<usize> = None;
-        let mut list = Box::new(MoveList::new());
-        let mut scratch = Box::new(MoveList::new());
-        let mut claim: Option<(Seat, i32)> = None;
-        // Past the cap, the one player who stays while the others leave.
-        let mut keeper: Option<Seat> = None;
-        let mut seconds = 0i64;
-
-        while game.end().is_none() {
-            let seat = game.to_move();
-            if let Some(last) = last_mover {
-                if seat.index() <= last {
-                    round += 1;
-                    slot = 0;
-                } else {
-                    slot += 1;
-                }
+        let mut run = TableRun::new(self, table, index);
+        while run.game.end().is_none() {
+            if !run.play_turn() {
+                break;
             }
-            last_mover = Some(seat.index());
-            seconds += rng.gen_range(1..=6);
-            let pos = *game.position();
-            pos.legal_moves(&mut list);
-            let active = pos.status(seat) == SeatStatus::Active;
-            let over_time = round > self.max_rounds;
-
-            if over_time && keeper.is_none_or(|k| pos.status(k) != SeatStatus::Active) {
-                keeper = Some(leader(&pos));
-            }
-            if over_time && active {
-                let leader = leader(&pos);
-                if leader == seat && lead(&pos, leader) > 20 {
-                    // A clear leader claims the win: no ply, the Termination tag says it.
-                    let before = pos.points()[seat.index()];
-                    if let Ok(report) = game.claim_win(seat) {
-                        claim = Some((seat, report.points_after[seat.index()] - before));
-                    }
-                    break;
-                }
-            }
-            let action = if list.is_empty() {
-                let cause = if pos.in_check(seat) {
-                    EliminationCause::Mated
-                } else {
-                    EliminationCause::Stalemated
-                };
-                match game.no_move(cause) {
-                    Ok(_) if cause == EliminationCause::Mated => {
-                        PlyAction::Eliminated(Marker::Mated)
-                    }
-                    Ok(_) => PlyAction::Eliminated(Marker::Stalemated),
-                    Err(e) => panic!("a seat without moves is mated or stalemated: {e}"),
-                }
-            } else if active
-                && ((over_time && keeper != Some(seat))
-                    || (round > 8 && hopeless(&pos, seat) && rng.gen_bool(RESIGN_CHANCE)))
-            {
-                // Past the cap every player but the leader leaves; before it, the hopeless may.
-                let timed_out = rng.gen_bool(TIMEOUT_SHARE);
-                if let Err(e) = game.resign(timed_out) {
-                    panic!("a running game accepts a resignation: {e}");
-                }
-                PlyAction::Eliminated(if timed_out {
-                    Marker::TimedOut
-                } else {
-                    Marker::Resigned
-                })
-            } else {
-                let chooser = Chooser {
-                    me: seat,
-                    stances: &stances[seat.index()],
-                    noise: noise[seat.index()],
-                    feed_now: stances[seat.index()].iter().any(|s| s.gifts)
-                        && rng.gen_bool(FEED_CHANCE),
-                };
-                let Some(mv) = chooser.choose(&pos, list.as_slice(), &mut scratch, &mut rng) else {
-                    panic!("a non-empty move list gives a move");
-                };
-                let report = game.play_unchecked(mv);
-                move_action(&pos, mv, &report)
-            };
-            plies.push(PlyText {
-                round,
-                index_in_round: slot,
-                line: 0,
-                column: 0,
-                raw: action.to_string(),
-                action,
-            });
         }
-
-        let points = game.standing().scores.map(|s| s as i32);
-        let players = table.players.map(|p| &self.players[p]);
-        let before = players.map(|p| p.rating);
-        let deltas = elo_deltas(before, points);
-        let seats: [SimulatedSeat; 4] = std::array::from_fn(|i| SimulatedSeat {
-            player: players[i].name.clone(),
-            device_fp: players[i].device_fp.clone(),
-            network_fp: players[i].network_fp.clone(),
-            rating_before: before[i],
-            rating_after: before[i] + deltas[i],
-        });
+        let points = run.game.standing().scores.map(|s| s as i32);
+        let seats = self.provisional_seats(table, points);
         let site_game_id = FIRST_GAME_NR + index as u64;
-        let termination = termination(&game, claim);
-        let mut tags = vec![
-            ("GameNr", site_game_id.to_string()),
-            ("TimeControl", "1+15D".to_string()),
-            ("Variant", "FFA".to_string()),
-            ("RuleVariants", RULE_VARIANTS.to_string()),
-            ("StartFen4", "4PC".to_string()),
-        ];
-        for seat in Seat::ALL {
-            let i = seat.index();
-            tags.push((seat.name(), seats[i].player.clone()));
-            tags.push((elo_tag(seat), seats[i].rating_before.to_string()));
-        }
-        let result = Seat::ALL
-            .map(|s| format!("{}: {}", seats[s.index()].player, points[s.index()]))
-            .join(" - ");
-        tags.push(("Result", result));
-        tags.push(("Termination", termination));
-        tags.push((
-            "Date",
-            table
-                .started_at
-                .format("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
-                .to_string(),
-        ));
+        let termination = termination(&run.game, run.claim);
         let pgn = Pgn4 {
-            tags: tags
-                .into_iter()
-                .map(|(name, value)| Tag {
-                    name: name.to_string(),
-                    value,
-                    line: 0,
-                })
-                .collect(),
-            plies,
+            tags: game_tags(site_game_id, table, &seats, points, termination),
+            plies: run.plies,
         };
         SimulatedGame {
             site_game_id,
             pgn4: pgn4::write(&pgn),
             seats,
             started_at: table.started_at,
-            ended_at: table.started_at + Duration::seconds(seconds),
+            ended_at: table.started_at + Duration::seconds(run.seconds),
         }
     }
+
+    /// The table's players with their rating before the game and the Elo change that this
+    /// game alone gives them.
+    fn provisional_seats(&self, table: &Table, points: [i32; 4]) -> [SimulatedSeat; 4] {
+        let players = table.players.map(|p| &self.players[p]);
+        let before = players.map(|p| p.rating);
+        let deltas = elo_deltas(before, points);
+        std::array::from_fn(|i| SimulatedSeat {
+            player: players[i].name.clone(),
+            device_fp: players[i].device_fp.clone(),
+            network_fp: players[i].network_fp.clone(),
+            rating_before: before[i],
+            rating_after: before[i] + deltas[i],
+        })
+    }
+}
+
+/// One table in play: the game and what the loop carries from turn to turn.
+struct TableRun {
+    game: Game,
+    /// The game's own random stream (see [`game_seed`]).
+    rng: StdRng,
+    /// Per seat, its stance toward each seat.
+    stances: [[Stance; 4]; 4],
+    noise: [f64; 4],
+    max_rounds: u32,
+    plies: Vec<PlyText>,
+    round: u32,
+    /// The mover's place in the round.
+    slot: u8,
+    last_mover: Option<usize>,
+    list: Box<MoveList>,
+    scratch: Box<MoveList>,
+    /// A clear leader's claim of the win, with the points it brought.
+    claim: Option<(Seat, i32)>,
+    /// Past the cap, the one player who stays while the others leave.
+    keeper: Option<Seat>,
+    /// Seconds played so far.
+    seconds: i64,
+}
+
+impl TableRun {
+    fn new(plan: &Plan, table: &Table, index: usize) -> TableRun {
+        let rules = ffa_rules();
+        let start = Position::from_setup("4PC", &rules)
+            .unwrap_or_else(|e| panic!("the 4PC setup builds: {e}"));
+        TableRun {
+            game: Game::new(rules, start),
+            rng: StdRng::seed_from_u64(game_seed(plan.seed, index)),
+            stances: std::array::from_fn(|s| plan.stances(table, s)),
+            noise: table.players.map(|p| plan.players[p].noise),
+            max_rounds: plan.max_rounds,
+            plies: Vec::with_capacity(4 * plan.max_rounds as usize + 8),
+            round: 1,
+            slot: 0,
+            last_mover: None,
+            list: Box::new(MoveList::new()),
+            scratch: Box::new(MoveList::new()),
+            claim: None,
+            keeper: None,
+            seconds: 0,
+        }
+    }
+
+    /// One turn of the seat to move, written as a ply; false when a clear leader claimed the
+    /// win instead (no ply: the Termination tag says it).
+    fn play_turn(&mut self) -> bool {
+        let seat = self.game.to_move();
+        self.advance_clock(seat);
+        let pos = *self.game.position();
+        pos.legal_moves(&mut self.list);
+        let active = pos.status(seat) == SeatStatus::Active;
+        let over_time = self.round > self.max_rounds;
+        if over_time
+            && self
+                .keeper
+                .is_none_or(|k| pos.status(k) != SeatStatus::Active)
+        {
+            self.keeper = Some(leader(&pos));
+        }
+        if over_time && active && self.leader_claims(&pos, seat) {
+            return false;
+        }
+        let action = if self.list.is_empty() {
+            self.no_move(&pos, seat)
+        } else if active
+            && ((over_time && self.keeper != Some(seat))
+                || (self.round > 8 && hopeless(&pos, seat) && self.rng.gen_bool(RESIGN_CHANCE)))
+        {
+            // Past the cap every player but the leader leaves; before it, the hopeless may.
+            self.leave()
+        } else {
+            self.move_piece(&pos, seat)
+        };
+        self.plies.push(PlyText {
+            round: self.round,
+            index_in_round: self.slot,
+            line: 0,
+            column: 0,
+            raw: action.to_string(),
+            action,
+        });
+        true
+    }
+
+    /// Counts rounds and slots as the seats take turns, and the seconds the turn takes.
+    fn advance_clock(&mut self, seat: Seat) {
+        if let Some(last) = self.last_mover {
+            if seat.index() <= last {
+                self.round += 1;
+                self.slot = 0;
+            } else {
+                self.slot += 1;
+            }
+        }
+        self.last_mover = Some(seat.index());
+        self.seconds += self.rng.gen_range(1..=6);
+    }
+
+    /// Whether `seat` leads by more than 20 points and so claims the win (recorded in
+    /// `claim` when the game accepts it).
+    fn leader_claims(&mut self, pos: &Position, seat: Seat) -> bool {
+        let leader = leader(pos);
+        if leader != seat || lead(pos, leader) <= 20 {
+            return false;
+        }
+        let before = pos.points()[seat.index()];
+        if let Ok(report) = self.game.claim_win(seat) {
+            self.claim = Some((seat, report.points_after[seat.index()] - before));
+        }
+        true
+    }
+
+    /// The seat to move has no move: mated when in check, stalemated otherwise.
+    fn no_move(&mut self, pos: &Position, seat: Seat) -> PlyAction {
+        let cause = if pos.in_check(seat) {
+            EliminationCause::Mated
+        } else {
+            EliminationCause::Stalemated
+        };
+        match self.game.no_move(cause) {
+            Ok(_) if cause == EliminationCause::Mated => PlyAction::Eliminated(Marker::Mated),
+            Ok(_) => PlyAction::Eliminated(Marker::Stalemated),
+            Err(e) => panic!("a seat without moves is mated or stalemated: {e}"),
+        }
+    }
+
+    /// The seat to move resigns, or (at times) lets its clock run out.
+    fn leave(&mut self) -> PlyAction {
+        let timed_out = self.rng.gen_bool(TIMEOUT_SHARE);
+        if let Err(e) = self.game.resign(timed_out) {
+            panic!("a running game accepts a resignation: {e}");
+        }
+        PlyAction::Eliminated(if timed_out {
+            Marker::TimedOut
+        } else {
+            Marker::Resigned
+        })
+    }
+
+    /// The seat's bot picks a move from the legal ones (feeding on some turns) and plays it.
+    fn move_piece(&mut self, pos: &Position, seat: Seat) -> PlyAction {
+        let stances = &self.stances[seat.index()];
+        let chooser = Chooser {
+            me: seat,
+            stances,
+            noise: self.noise[seat.index()],
+            feed_now: stances.iter().any(|s| s.gifts) && self.rng.gen_bool(FEED_CHANCE),
+        };
+        let Some(mv) = chooser.choose(pos, self.list.as_slice(), &mut self.scratch, &mut self.rng)
+        else {
+            panic!("a non-empty move list gives a move");
+        };
+        let report = self.game.play_unchecked(mv);
+        move_action(pos, mv, &report)
+    }
+}
+
+/// The PGN4 tags of a simulated game, as the site exports an FFA game.
+fn game_tags(
+    site_game_id: u64,
+    table: &Table,
+    seats: &[SimulatedSeat; 4],
+    points: [i32; 4],
+    termination: String,
+) -> Vec<Tag> {
+    let mut tags = vec![
+        ("GameNr", site_game_id.to_string()),
+        ("TimeControl", "1+15D".to_string()),
+        ("Variant", "FFA".to_string()),
+        ("RuleVariants", RULE_VARIANTS.to_string()),
+        ("StartFen4", "4PC".to_string()),
+    ];
+    for seat in Seat::ALL {
+        let i = seat.index();
+        tags.push((seat.name(), seats[i].player.clone()));
+        tags.push((elo_tag(seat), seats[i].rating_before.to_string()));
+    }
+    let result = Seat::ALL
+        .map(|s| format!("{}: {}", seats[s.index()].player, points[s.index()]))
+        .join(" - ");
+    tags.push(("Result", result));
+    tags.push(("Termination", termination));
+    tags.push((
+        "Date",
+        table
+            .started_at
+            .format("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
+            .to_string(),
+    ));
+    tags.into_iter()
+        .map(|(name, value)| Tag {
+            name: name.to_string(),
+            value,
+            line: 0,
+        })
+        .collect()
 }
 
 /// The active seat with the most points (then material; ties to the earlier seat).

@@ -2,6 +2,7 @@
 //! drawn from them, alts, shared networks, and who sits at which table when.
 
 use std::collections::HashMap;
+use std::vec::IntoIter;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use rand::distributions::{Distribution, WeightedIndex};
@@ -156,97 +157,161 @@ fn fingerprint(rng: &mut StdRng, prefix: &str) -> String {
 /// Draw the whole plan from the seed.
 pub(super) fn build(config: &SimulationConfig) -> Plan {
     let mut rng = StdRng::seed_from_u64(config.seed ^ 0x5EED_0F7A_B1E5);
-    let mut players = Vec::with_capacity(config.players + config.self_partnering);
-    // Activity is heavy-tailed (lognormal): a few regulars play most games, so some honest
-    // pairs meet dozens of times by chance while most pairs meet rarely or never.
-    let mut activity = Vec::with_capacity(config.players);
-    for i in 0..config.players {
-        let noise = 1.2 * (0.6 * normal(&mut rng)).exp();
-        let rating = (1700.0 - 350.0 * (noise / 1.2).ln()).clamp(800.0, 2800.0) as i32;
-        activity.push((1.3 * normal(&mut rng)).exp());
-        players.push(Player {
-            name: format!("sim{:04}", i + 1),
-            device_fp: fingerprint(&mut rng, "dev"),
-            network_fp: fingerprint(&mut rng, "net"),
-            noise,
-            rating,
-        });
-    }
-
+    let (mut players, activity) = draw_players(&mut rng, config);
     // Colluders: distinct players, drawn without replacement.
     let mut order: Vec<usize> = (0..config.players).collect();
     order.shuffle(&mut rng);
     let mut free = order.into_iter();
-    let mut colluding = Vec::new();
-    let mut pair_members = Vec::new();
-    let arranged = |k: usize| -> u32 {
-        if config.arranged_games.is_empty() {
-            0
-        } else {
-            config.arranged_games[k % config.arranged_games.len()]
-        }
-    };
-    let kinds = [
-        (CollusionKind::Sparing, config.sparing_pairs),
-        (CollusionKind::Feeding, config.feeding_pairs),
-    ];
-    for (kind, count) in kinds {
-        for k in 0..count {
-            let (Some(a), Some(b)) = (free.next(), free.next()) else {
-                break;
-            };
-            pair_members.push((a, b));
-            colluding.push(ColludingPair {
-                first: players[a].name.clone(),
-                second: players[b].name.clone(),
-                kind,
-                arranged_games: arranged(k),
-            });
-        }
+    let mut colluders = Colluders::default();
+    colluders.draw_pairs(config, &players, &mut free);
+    colluders.add_self_partners(config, &mut players, &mut free);
+    // Rings' pairs come last, so that they arrange no pair tables of their own.
+    let pair_tables = colluders.pair_members.len();
+    colluders.draw_rings(config, &players, &mut free);
+    let honest: Vec<usize> = free.collect();
+    share_networks(config, &mut players, &honest);
+    let pair_of = pair_index(&colluders.pair_members);
+    let seatings = draw_seatings(&mut rng, config, &activity, &colluders, pair_tables);
+    let tables = schedule(&mut rng, seatings);
+    Plan {
+        seed: config.seed,
+        max_rounds: config.max_rounds,
+        players,
+        colluding: colluders.colluding,
+        pair_members: colluders.pair_members,
+        pair_of,
+        rings: colluders.rings,
+        tables,
     }
-    for k in 0..config.self_partnering {
-        let Some(main) = free.next() else {
-            break;
-        };
-        // The alt is a new account on the same device and network, of the same person.
-        let alt = Player {
-            name: format!("{}alt", players[main].name),
-            ..players[main].clone()
-        };
-        players.push(alt);
-        let alt = players.len() - 1;
-        pair_members.push((main, alt));
-        colluding.push(ColludingPair {
-            first: players[main].name.clone(),
-            second: players[alt].name.clone(),
-            kind: CollusionKind::SelfPartnering,
-            arranged_games: arranged(k),
+}
+
+/// The honest population and each player's activity (relative rate of play). Activity is
+/// heavy-tailed (lognormal): a few regulars play most games, so some honest pairs meet dozens
+/// of times by chance while most pairs meet rarely or never.
+fn draw_players(rng: &mut StdRng, config: &SimulationConfig) -> (Vec<Player>, Vec<f64>) {
+    let mut players = Vec::with_capacity(config.players + config.self_partnering);
+    let mut activity = Vec::with_capacity(config.players);
+    for i in 0..config.players {
+        let noise = 1.2 * (0.6 * normal(rng)).exp();
+        let rating = (1700.0 - 350.0 * (noise / 1.2).ln()).clamp(800.0, 2800.0) as i32;
+        activity.push((1.3 * normal(rng)).exp());
+        players.push(Player {
+            name: format!("sim{:04}", i + 1),
+            device_fp: fingerprint(rng, "dev"),
+            network_fp: fingerprint(rng, "net"),
+            noise,
+            rating,
+        });
+    }
+    (players, activity)
+}
+
+/// Games the `k`-th pair of a kind arranges: the configured counts, cyclically.
+fn arranged(config: &SimulationConfig, k: usize) -> u32 {
+    if config.arranged_games.is_empty() {
+        0
+    } else {
+        config.arranged_games[k % config.arranged_games.len()]
+    }
+}
+
+/// The colluders drawn so far: their pairs, with the players of each, and the rings.
+#[derive(Default)]
+struct Colluders {
+    colluding: Vec<ColludingPair>,
+    /// Player indices of each pair in `colluding`, same order.
+    pair_members: Vec<(usize, usize)>,
+    rings: Vec<[usize; 3]>,
+}
+
+impl Colluders {
+    fn add_pair(
+        &mut self,
+        players: &[Player],
+        (a, b): (usize, usize),
+        kind: CollusionKind,
+        arranged_games: u32,
+    ) {
+        self.pair_members.push((a, b));
+        self.colluding.push(ColludingPair {
+            first: players[a].name.clone(),
+            second: players[b].name.clone(),
+            kind,
+            arranged_games,
         });
     }
 
-    // Rings: three players who all spare one another, arranging tables for the three of them
-    // (their pairs come last, so that they arrange no pair tables of their own).
-    let pair_tables = pair_members.len();
-    let mut rings = Vec::new();
-    for k in 0..config.rings {
-        let (Some(a), Some(b), Some(c)) = (free.next(), free.next(), free.next()) else {
-            break;
-        };
-        for (x, y) in [(a, b), (a, c), (b, c)] {
-            pair_members.push((x, y));
-            colluding.push(ColludingPair {
-                first: players[x].name.clone(),
-                second: players[y].name.clone(),
-                kind: CollusionKind::Sparing,
-                arranged_games: arranged(k),
-            });
+    /// Sparing pairs, then feeding pairs, of players not yet drawn.
+    fn draw_pairs(
+        &mut self,
+        config: &SimulationConfig,
+        players: &[Player],
+        free: &mut IntoIter<usize>,
+    ) {
+        let kinds = [
+            (CollusionKind::Sparing, config.sparing_pairs),
+            (CollusionKind::Feeding, config.feeding_pairs),
+        ];
+        for (kind, count) in kinds {
+            for k in 0..count {
+                let (Some(a), Some(b)) = (free.next(), free.next()) else {
+                    break;
+                };
+                self.add_pair(players, (a, b), kind, arranged(config, k));
+            }
         }
-        rings.push([a, b, c]);
     }
 
-    // Households and clubs: about 2.5% of the honest players share a network with another
-    // honest player, an innocent source of suspicion.
-    let honest: Vec<usize> = free.collect();
+    /// Players who also play an alt: a new account on the same device and network, of the
+    /// same person.
+    fn add_self_partners(
+        &mut self,
+        config: &SimulationConfig,
+        players: &mut Vec<Player>,
+        free: &mut IntoIter<usize>,
+    ) {
+        for k in 0..config.self_partnering {
+            let Some(main) = free.next() else {
+                break;
+            };
+            let alt = Player {
+                name: format!("{}alt", players[main].name),
+                ..players[main].clone()
+            };
+            players.push(alt);
+            let alt = players.len() - 1;
+            self.add_pair(
+                players,
+                (main, alt),
+                CollusionKind::SelfPartnering,
+                arranged(config, k),
+            );
+        }
+    }
+
+    /// Rings: three players who all spare one another (three sparing pairs), arranging
+    /// tables for the three of them.
+    fn draw_rings(
+        &mut self,
+        config: &SimulationConfig,
+        players: &[Player],
+        free: &mut IntoIter<usize>,
+    ) {
+        for k in 0..config.rings {
+            let (Some(a), Some(b), Some(c)) = (free.next(), free.next(), free.next()) else {
+                break;
+            };
+            for pair in [(a, b), (a, c), (b, c)] {
+                self.add_pair(players, pair, CollusionKind::Sparing, arranged(config, k));
+            }
+            self.rings.push([a, b, c]);
+        }
+    }
+}
+
+/// Households and clubs: about 2.5% of the honest players share a network with another
+/// honest player, an innocent source of suspicion.
+fn share_networks(config: &SimulationConfig, players: &mut [Player], honest: &[usize]) {
     let sharing =
         ((config.players as f64 * 0.025).round() as usize / 2 * 2).min(honest.len() / 2 * 2);
     for chunk in honest[..sharing].chunks(2) {
@@ -254,60 +319,70 @@ pub(super) fn build(config: &SimulationConfig) -> Plan {
             players[b].network_fp = players[a].network_fp.clone();
         }
     }
+}
 
+/// (a, b) -> index of their pair, both orders.
+fn pair_index(pair_members: &[(usize, usize)]) -> HashMap<(usize, usize), usize> {
     let mut pair_of = HashMap::new();
     for (i, &(a, b)) in pair_members.iter().enumerate() {
         pair_of.insert((a, b), i);
         pair_of.insert((b, a), i);
     }
+    pair_of
+}
 
-    // Tables: matchmaking draws by activity (alts never queue alone); each pair arranges its
-    // own tables with two others. All are then shuffled over time, seats at random.
+/// Who sits together: matchmaking draws by activity (alts never queue alone); each pair (the
+/// first `pair_tables`) and each ring arranges its own tables with others drawn so.
+fn draw_seatings(
+    rng: &mut StdRng,
+    config: &SimulationConfig,
+    activity: &[f64],
+    colluders: &Colluders,
+    pair_tables: usize,
+) -> Vec<[usize; 4]> {
     let mut seatings: Vec<[usize; 4]> = Vec::new();
-    if config.players >= 4 {
-        if let Ok(weights) = WeightedIndex::new(&activity) {
-            for _ in 0..config.games {
-                seatings.push(draw_table(&mut rng, &weights, &[]));
-            }
-            for (pair, &(a, b)) in pair_members[..pair_tables].iter().enumerate() {
-                for _ in 0..colluding[pair].arranged_games {
-                    seatings.push(draw_table(&mut rng, &weights, &[a, b]));
-                }
-            }
-            for (k, ring) in rings.iter().enumerate() {
-                for _ in 0..colluding[pair_tables + 3 * k].arranged_games {
-                    seatings.push(draw_table(&mut rng, &weights, ring));
-                }
-            }
+    if config.players < 4 {
+        return seatings;
+    }
+    let Ok(weights) = WeightedIndex::new(activity) else {
+        return seatings;
+    };
+    for _ in 0..config.games {
+        seatings.push(draw_table(rng, &weights, &[]));
+    }
+    let colluding = &colluders.colluding;
+    for (pair, &(a, b)) in colluders.pair_members[..pair_tables].iter().enumerate() {
+        for _ in 0..colluding[pair].arranged_games {
+            seatings.push(draw_table(rng, &weights, &[a, b]));
         }
     }
-    seatings.shuffle(&mut rng);
+    for (k, ring) in colluders.rings.iter().enumerate() {
+        for _ in 0..colluding[pair_tables + 3 * k].arranged_games {
+            seatings.push(draw_table(rng, &weights, ring));
+        }
+    }
+    seatings
+}
+
+/// The tables in played order: seatings shuffled over time from 2 March 2026, seats at
+/// random, each table 15 s to 150 s after the one before.
+fn schedule(rng: &mut StdRng, mut seatings: Vec<[usize; 4]>) -> Vec<Table> {
+    seatings.shuffle(rng);
     let start = NaiveDate::from_ymd_opt(2026, 3, 2)
         .and_then(|d| d.and_hms_opt(8, 0, 0))
         .unwrap_or_default();
     let mut at = start;
-    let tables = seatings
+    seatings
         .into_iter()
         .map(|mut players| {
-            players.shuffle(&mut rng);
+            players.shuffle(rng);
             at += Duration::seconds(rng.gen_range(15..150));
             Table {
                 players,
                 started_at: at,
             }
         })
-        .collect();
-
-    Plan {
-        seed: config.seed,
-        max_rounds: config.max_rounds,
-        players,
-        colluding,
-        pair_members,
-        pair_of,
-        rings,
-        tables,
-    }
+        .collect()
 }
 
 /// Four distinct players: `fixed` first, the rest drawn by activity.

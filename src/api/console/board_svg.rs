@@ -69,9 +69,24 @@ fn escaped(text: &str) -> String {
 pub fn board_svg(position: &Position, marks: &BoardMarks, title: &str) -> String {
     let geometry = position.geometry();
     let side = i32::from(geometry.size()) * CELL;
-    let (width, height) = (side + MARGIN, side + MARGIN);
     let mut svg = String::with_capacity(16 * 1024);
-    // Writing to a String cannot fail.
+    open_svg(&mut svg, side + MARGIN, side + MARGIN, title);
+    draw_squares(&mut svg, geometry);
+    draw_coordinates(&mut svg, geometry, side);
+    draw_pieces(&mut svg, position);
+    if let Some((from, to)) = marks.arrow {
+        if geometry.is_square(from) && geometry.is_square(to) {
+            draw_arrow(&mut svg, geometry, from, to);
+        }
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+// Writing to a String cannot fail: the helpers below ignore `write!`'s result.
+
+/// The `<svg>` start tag with its title, and the arrowhead marker the arrow uses.
+fn open_svg(svg: &mut String, width: i32, height: i32, title: &str) {
     let _ = write!(
         svg,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" role=\"img\" \
@@ -85,6 +100,10 @@ pub fn board_svg(position: &Position, marks: &BoardMarks, title: &str) -> String
          markerWidth=\"4\" markerHeight=\"4\" orient=\"auto-start-reverse\">\
          <path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"{MARK}\"/></marker></defs>"
     );
+}
+
+/// Every square of the board, light and dark, titled with its name.
+fn draw_squares(svg: &mut String, geometry: Geometry) {
     for sq in geometry.squares() {
         let (file, rank) = Geometry::file_rank(sq);
         let (x, y) = corner_of(geometry, sq);
@@ -96,6 +115,10 @@ pub fn board_svg(position: &Position, marks: &BoardMarks, title: &str) -> String
             Geometry::name(sq)
         );
     }
+}
+
+/// File letters below the board and rank numbers to its left (`side` is the board's width).
+fn draw_coordinates(svg: &mut String, geometry: Geometry, side: i32) {
     let size = i16::from(geometry.size());
     for i in 0..size {
         let offset = i32::from(i) * CELL + CELL / 2;
@@ -116,6 +139,11 @@ pub fn board_svg(position: &Position, marks: &BoardMarks, title: &str) -> String
             i + 1
         );
     }
+}
+
+/// Each piece as a disc in its seat's colour (grey once out) with its letter.
+fn draw_pieces(svg: &mut String, position: &Position) {
+    let geometry = position.geometry();
     for sq in geometry.squares() {
         let Some(piece) = position.piece_at(sq) else {
             continue;
@@ -141,22 +169,20 @@ pub fn board_svg(position: &Position, marks: &BoardMarks, title: &str) -> String
             piece.kind.letter()
         );
     }
-    if let Some((from, to)) = marks.arrow {
-        if geometry.is_square(from) && geometry.is_square(to) {
-            let (x1, y1) = centre_of(geometry, from);
-            let (x2, y2) = centre_of(geometry, to);
-            let _ = write!(
-                svg,
-                "<line class=\"arrow\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" \
-                 stroke=\"{MARK}\" stroke-width=\"5\" stroke-opacity=\"0.85\" \
-                 marker-end=\"url(#arrowhead)\"><title>{} to {}</title></line>",
-                Geometry::name(from),
-                Geometry::name(to)
-            );
-        }
-    }
-    svg.push_str("</svg>");
-    svg
+}
+
+/// An arrow from the centre of `from` to the centre of `to`.
+fn draw_arrow(svg: &mut String, geometry: Geometry, from: Square, to: Square) {
+    let (x1, y1) = centre_of(geometry, from);
+    let (x2, y2) = centre_of(geometry, to);
+    let _ = write!(
+        svg,
+        "<line class=\"arrow\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" \
+         stroke=\"{MARK}\" stroke-width=\"5\" stroke-opacity=\"0.85\" \
+         marker-end=\"url(#arrowhead)\"><title>{} to {}</title></line>",
+        Geometry::name(from),
+        Geometry::name(to)
+    );
 }
 
 #[cfg(test)]

@@ -96,76 +96,15 @@ impl Position {
         let code = self.board[mv.from as usize];
         let piece =
             Piece::from_code(code).unwrap_or(Piece::new(Seat::from_index(s), PieceKind::Pawn));
-        let mut captured = None;
-        let mut king_captured = None;
-        let capture_sq = if mv.kind == MoveKind::EnPassant {
-            (0..4)
-                .find(|&p| p != s && self.ep[p] == mv.to)
-                .map(|p| step(mv.to, Seat::from_index(p).forward()))
-                .unwrap_or(mv.to)
-        } else {
-            mv.to
-        };
-        // En-passant window: the mover's own field always ends; with the narrow window every
-        // field ends once anyone moves.
-        match self.rules.en_passant {
-            EnPassant::NextPlayer => {
-                for p in 0..4 {
-                    self.set_ep(p, 0);
-                }
-            }
-            _ => self.set_ep(s, 0),
-        }
-        let victim_code = self.board[capture_sq as usize];
-        if is_piece(victim_code) {
-            let victim_seat = seat_of(victim_code);
-            self.remove_from_list(victim_seat, capture_sq);
-            self.set_cell(capture_sq, EMPTY);
-            if let Some(victim) = Piece::from_code(victim_code) {
-                captured = Some((victim, capture_sq));
-                if victim.kind == PieceKind::King && self.kings[victim_seat] == capture_sq {
-                    self.kings[victim_seat] = 0;
-                    if victim_code & DEAD == 0 {
-                        king_captured = Some(victim.seat);
-                    }
-                }
-            }
-        }
-        let placed = if mv.promotion != 0 {
-            ((s as u8) << 4) | mv.promotion
-        } else {
-            code
-        };
-        self.set_cell(mv.from, EMPTY);
-        self.set_cell(mv.to, placed);
-        self.relocate_in_list(s, mv.from, mv.to);
-        if kind_of(code) == KING {
-            self.kings[s] = mv.to;
-            if self.castling[s] != 0 {
-                self.set_castling(s, 0);
-            }
-        }
+        let capture_sq = self.capture_square(mv, s);
+        self.close_en_passant_windows(s);
+        let (captured, king_captured) = self.take_victim(capture_sq);
+        self.move_piece(mv, s, code);
         if matches!(mv.kind, MoveKind::CastleShort | MoveKind::CastleLong) {
-            let side = usize::from(mv.kind == MoveKind::CastleLong);
-            let rook = self.castle_rooks[s][side];
-            if let Some(d) = direction_between(mv.from, rook) {
-                let rook_to = step(mv.from, d);
-                let rook_code = self.board[rook as usize];
-                self.set_cell(rook, EMPTY);
-                self.set_cell(rook_to, rook_code);
-                self.relocate_in_list(s, rook, rook_to);
-            }
+            self.move_castling_rook(mv, s);
         }
         if self.castling.iter().any(|&c| c != 0) {
-            for seat in 0..4 {
-                for (side, bit) in [(0, CASTLE_SHORT), (1, CASTLE_LONG)] {
-                    let r = self.castle_rooks[seat][side];
-                    if self.castling[seat] & bit != 0 && (r == mv.from || r == capture_sq) {
-                        let bits = self.castling[seat] & !bit;
-                        self.set_castling(seat, bits);
-                    }
-                }
-            }
+            self.drop_rook_rights(mv.from, capture_sq);
         }
         if mv.kind == MoveKind::DoublePush {
             self.set_ep(s, step(mv.from, Seat::from_index(s).forward()));
@@ -183,6 +122,106 @@ impl Position {
             piece,
             captured,
             king_captured,
+        }
+    }
+
+    /// The square a move by seat `s` captures on: its target, or for en passant the pawn that
+    /// skipped that square (the target itself when no seat's field names it).
+    #[inline(always)]
+    fn capture_square(&self, mv: Move, s: usize) -> Square {
+        if mv.kind == MoveKind::EnPassant {
+            (0..4)
+                .find(|&p| p != s && self.ep[p] == mv.to)
+                .map(|p| step(mv.to, Seat::from_index(p).forward()))
+                .unwrap_or(mv.to)
+        } else {
+            mv.to
+        }
+    }
+
+    /// En-passant window: the mover's own field always ends; with the narrow window every
+    /// field ends once anyone moves.
+    #[inline(always)]
+    fn close_en_passant_windows(&mut self, s: usize) {
+        match self.rules.en_passant {
+            EnPassant::NextPlayer => {
+                for p in 0..4 {
+                    self.set_ep(p, 0);
+                }
+            }
+            _ => self.set_ep(s, 0),
+        }
+    }
+
+    /// Removes whatever stands on `capture_sq`: the captured piece and its square, and the
+    /// seat whose live king it was.
+    #[inline(always)]
+    fn take_victim(&mut self, capture_sq: Square) -> (Option<(Piece, Square)>, Option<Seat>) {
+        let mut captured = None;
+        let mut king_captured = None;
+        let victim_code = self.board[capture_sq as usize];
+        if is_piece(victim_code) {
+            let victim_seat = seat_of(victim_code);
+            self.remove_from_list(victim_seat, capture_sq);
+            self.set_cell(capture_sq, EMPTY);
+            if let Some(victim) = Piece::from_code(victim_code) {
+                captured = Some((victim, capture_sq));
+                if victim.kind == PieceKind::King && self.kings[victim_seat] == capture_sq {
+                    self.kings[victim_seat] = 0;
+                    if victim_code & DEAD == 0 {
+                        king_captured = Some(victim.seat);
+                    }
+                }
+            }
+        }
+        (captured, king_captured)
+    }
+
+    /// Moves the piece (`code`) from its square to the target, promoted if the move says so;
+    /// a king moving gives up its castling rights.
+    #[inline(always)]
+    fn move_piece(&mut self, mv: Move, s: usize, code: u8) {
+        let placed = if mv.promotion != 0 {
+            ((s as u8) << 4) | mv.promotion
+        } else {
+            code
+        };
+        self.set_cell(mv.from, EMPTY);
+        self.set_cell(mv.to, placed);
+        self.relocate_in_list(s, mv.from, mv.to);
+        if kind_of(code) == KING {
+            self.kings[s] = mv.to;
+            if self.castling[s] != 0 {
+                self.set_castling(s, 0);
+            }
+        }
+    }
+
+    /// The rook of a castling move lands on the square the king crossed.
+    #[inline]
+    fn move_castling_rook(&mut self, mv: Move, s: usize) {
+        let side = usize::from(mv.kind == MoveKind::CastleLong);
+        let rook = self.castle_rooks[s][side];
+        if let Some(d) = direction_between(mv.from, rook) {
+            let rook_to = step(mv.from, d);
+            let rook_code = self.board[rook as usize];
+            self.set_cell(rook, EMPTY);
+            self.set_cell(rook_to, rook_code);
+            self.relocate_in_list(s, rook, rook_to);
+        }
+    }
+
+    /// A rook leaving or captured on its castling square takes that side's right with it.
+    #[inline]
+    fn drop_rook_rights(&mut self, from: Square, capture_sq: Square) {
+        for seat in 0..4 {
+            for (side, bit) in [(0, CASTLE_SHORT), (1, CASTLE_LONG)] {
+                let r = self.castle_rooks[seat][side];
+                if self.castling[seat] & bit != 0 && (r == from || r == capture_sq) {
+                    let bits = self.castling[seat] & !bit;
+                    self.set_castling(seat, bits);
+                }
+            }
         }
     }
 

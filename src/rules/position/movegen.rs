@@ -31,146 +31,26 @@ impl Position {
         fast_legal: bool,
         only: Option<Square>,
     ) {
-        let b = &self.board;
         let friendly = self.friendly_mask(s);
         let enemies = self.enemy_mask(s);
-        let seat = Seat::from_index(s);
-        let fwd = seat.forward();
-        let side = seat.sideways();
-        let promo_rank = self.rules.promotion_rank as i16 - 1;
-        let base_rank = self.rules.pawn_base_rank as i16 - 1;
-        let pin_of = |sq: Square| -> i16 {
-            for &(p, d) in pins {
-                if p == sq {
-                    return d;
-                }
-            }
-            0
-        };
         for i in 0..self.piece_count[s] as usize {
             let from = self.pieces[s][i];
-            let code = b[from as usize];
+            let code = self.board[from as usize];
             if code & DEAD != 0 || only.is_some_and(|o| o != from) {
                 continue;
             }
-            let pin = pin_of(from);
+            let pin = pin_of(pins, from);
             match kind_of(code) {
-                PAWN => {
-                    let to = step(from, fwd);
-                    let rel_to = self.geometry.relative_rank(seat, to);
-                    if b[to as usize] == EMPTY && (pin == 0 || pin == fwd || pin == -fwd) {
-                        if rel_to == promo_rank || self.on_opponents_back_rank(seat, to) {
-                            self.push_promotions(out, from, to, MoveKind::Normal);
-                        } else {
-                            out.push(Move {
-                                from,
-                                to,
-                                kind: MoveKind::Normal,
-                                promotion: 0,
-                            });
-                            let to2 = step(to, fwd);
-                            if self.geometry.relative_rank(seat, from) == base_rank
-                                && b[to2 as usize] == EMPTY
-                            {
-                                out.push(Move {
-                                    from,
-                                    to: to2,
-                                    kind: MoveKind::DoublePush,
-                                    promotion: 0,
-                                });
-                            }
-                        }
-                    }
-                    for d in [fwd + side, fwd - side] {
-                        if pin != 0 && pin != d && pin != -d {
-                            continue;
-                        }
-                        let to = step(from, d);
-                        if self.capturable(b[to as usize], friendly) {
-                            if rel_to == promo_rank || self.on_opponents_back_rank(seat, to) {
-                                self.push_promotions(out, from, to, MoveKind::Normal);
-                            } else {
-                                out.push(Move {
-                                    from,
-                                    to,
-                                    kind: MoveKind::Normal,
-                                    promotion: 0,
-                                });
-                            }
-                        }
-                    }
-                }
+                PAWN => self.pawn_moves(s, from, pin, friendly, out),
                 KNIGHT => {
-                    if pin != 0 {
-                        continue;
-                    }
-                    for &j in &KNIGHT_JUMPS {
-                        let to = step(from, j);
-                        let c = b[to as usize];
-                        if c == EMPTY || self.capturable(c, friendly) {
-                            out.push(Move {
-                                from,
-                                to,
-                                kind: MoveKind::Normal,
-                                promotion: 0,
-                            });
-                        }
+                    if pin == 0 {
+                        self.knight_moves(from, friendly, out);
                     }
                 }
-                KING => {
-                    for &d in &ALL_DIRECTIONS {
-                        let to = step(from, d);
-                        let c = b[to as usize];
-                        if (c == EMPTY || self.capturable(c, friendly))
-                            && (!fast_legal || !self.is_attacked_by(to, enemies))
-                        {
-                            out.push(Move {
-                                from,
-                                to,
-                                kind: MoveKind::Normal,
-                                promotion: 0,
-                            });
-                        }
-                    }
-                    if self.castling[s] != 0 && fast_legal {
-                        self.castles(s, from, enemies, out);
-                    }
-                }
-                kind => {
-                    let dirs: &[i16] = match kind {
-                        BISHOP => &DIAGONAL,
-                        ROOK => &ORTHOGONAL,
-                        _ => &ALL_DIRECTIONS,
-                    };
-                    for &d in dirs {
-                        if pin != 0 && pin != d && pin != -d {
-                            continue;
-                        }
-                        let mut to = step(from, d);
-                        loop {
-                            let c = b[to as usize];
-                            if c == EMPTY {
-                                out.push(Move {
-                                    from,
-                                    to,
-                                    kind: MoveKind::Normal,
-                                    promotion: 0,
-                                });
-                                to = step(to, d);
-                                continue;
-                            }
-                            if self.capturable(c, friendly) {
-                                out.push(Move {
-                                    from,
-                                    to,
-                                    kind: MoveKind::Normal,
-                                    promotion: 0,
-                                });
-                            }
-                            break;
-                        }
-                    }
-                }
+                KING => self.king_moves(s, from, friendly, enemies, fast_legal, out),
+                BISHOP => self.slider_moves(&DIAGONAL, from, pin, friendly, out),
+                ROOK => self.slider_moves(&ORTHOGONAL, from, pin, friendly, out),
+                _ => self.slider_moves(&ALL_DIRECTIONS, from, pin, friendly, out),
             }
         }
         if self.rules.en_passant != EnPassant::Off {
@@ -178,6 +58,119 @@ impl Position {
             self.en_passant_moves(s, friendly, fast_legal, out);
             if let Some(o) = only {
                 out.retain_from(before, |mv| mv.from == o);
+            }
+        }
+    }
+
+    /// Pushes, double pushes and captures of the pawn on `from`, promoting where it lands on
+    /// its promotion rank (judged by the square straight ahead; a capture lands on that rank
+    /// too) or on an opponent's back rank.
+    #[inline]
+    fn pawn_moves(&self, s: usize, from: Square, pin: i16, friendly: u8, out: &mut MoveList) {
+        let b = &self.board;
+        let seat = Seat::from_index(s);
+        let fwd = seat.forward();
+        let side = seat.sideways();
+        let promo_rank = self.rules.promotion_rank as i16 - 1;
+        let to = step(from, fwd);
+        let rel_to = self.geometry.relative_rank(seat, to);
+        if b[to as usize] == EMPTY && pin_allows(pin, fwd) {
+            if rel_to == promo_rank || self.on_opponents_back_rank(seat, to) {
+                self.push_promotions(out, from, to, MoveKind::Normal);
+            } else {
+                push_normal(out, from, to);
+                self.double_push(seat, from, to, out);
+            }
+        }
+        for d in [fwd + side, fwd - side] {
+            if !pin_allows(pin, d) {
+                continue;
+            }
+            let to = step(from, d);
+            if self.capturable(b[to as usize], friendly) {
+                if rel_to == promo_rank || self.on_opponents_back_rank(seat, to) {
+                    self.push_promotions(out, from, to, MoveKind::Normal);
+                } else {
+                    push_normal(out, from, to);
+                }
+            }
+        }
+    }
+
+    /// The two-square push of a pawn still on its base rank, `to` being the empty square it
+    /// crosses.
+    #[inline(always)]
+    fn double_push(&self, seat: Seat, from: Square, to: Square, out: &mut MoveList) {
+        let base_rank = self.rules.pawn_base_rank as i16 - 1;
+        let to2 = step(to, seat.forward());
+        if self.geometry.relative_rank(seat, from) == base_rank && self.board[to2 as usize] == EMPTY
+        {
+            out.push(Move {
+                from,
+                to: to2,
+                kind: MoveKind::DoublePush,
+                promotion: 0,
+            });
+        }
+    }
+
+    /// Jumps of an unpinned knight onto empty or capturable squares.
+    #[inline]
+    fn knight_moves(&self, from: Square, friendly: u8, out: &mut MoveList) {
+        for &j in &KNIGHT_JUMPS {
+            let to = step(from, j);
+            let c = self.board[to as usize];
+            if c == EMPTY || self.capturable(c, friendly) {
+                push_normal(out, from, to);
+            }
+        }
+    }
+
+    /// Single steps of the king (onto unattacked squares with `fast_legal`), then castling.
+    #[inline]
+    fn king_moves(
+        &self,
+        s: usize,
+        from: Square,
+        friendly: u8,
+        enemies: u8,
+        fast_legal: bool,
+        out: &mut MoveList,
+    ) {
+        for &d in &ALL_DIRECTIONS {
+            let to = step(from, d);
+            let c = self.board[to as usize];
+            if (c == EMPTY || self.capturable(c, friendly))
+                && (!fast_legal || !self.is_attacked_by(to, enemies))
+            {
+                push_normal(out, from, to);
+            }
+        }
+        if self.castling[s] != 0 && fast_legal {
+            self.castles(s, from, enemies, out);
+        }
+    }
+
+    /// Rays of a bishop, rook or queen along `dirs` (those its pin allows), over empty
+    /// squares up to and including a capturable piece.
+    #[inline]
+    fn slider_moves(&self, dirs: &[i16], from: Square, pin: i16, friendly: u8, out: &mut MoveList) {
+        for &d in dirs {
+            if !pin_allows(pin, d) {
+                continue;
+            }
+            let mut to = step(from, d);
+            loop {
+                let c = self.board[to as usize];
+                if c == EMPTY {
+                    push_normal(out, from, to);
+                    to = step(to, d);
+                    continue;
+                }
+                if self.capturable(c, friendly) {
+                    push_normal(out, from, to);
+                }
+                break;
             }
         }
     }
@@ -303,4 +296,32 @@ impl Position {
             });
         }
     }
+}
+
+/// The direction a piece on `sq` is pinned along (either way), or 0 when it is not pinned.
+#[inline(always)]
+fn pin_of(pins: &[(Square, i16)], sq: Square) -> i16 {
+    for &(p, d) in pins {
+        if p == sq {
+            return d;
+        }
+    }
+    0
+}
+
+/// Whether a piece pinned along `pin` (0: not pinned) may step in direction `d`.
+#[inline(always)]
+fn pin_allows(pin: i16, d: i16) -> bool {
+    pin == 0 || pin == d || pin == -d
+}
+
+/// A plain move (no promotion, no special kind) from `from` to `to`.
+#[inline(always)]
+fn push_normal(out: &mut MoveList, from: Square, to: Square) {
+    out.push(Move {
+        from,
+        to,
+        kind: MoveKind::Normal,
+        promotion: 0,
+    });
 }
