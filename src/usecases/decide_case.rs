@@ -116,7 +116,7 @@ pub fn decide_case(
             note: note.as_deref(),
         };
         log_decision(conn, input, &written, now)?;
-        let reporters: Vec<PlayerId> = facts.parties().reporters.iter().copied().collect();
+        let reporters: Vec<PlayerId> = facts.parties().reporters.to_vec();
         let timeouts = time_out_reporters(conn, &reporters, &valid, case_id, policy, now)?;
         rerank_open_cases(conn, case.accused_id, &reporters, policy, now)?;
         let measures = sanctions::prior_measures(conn, case.accused_id)?;

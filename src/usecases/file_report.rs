@@ -275,26 +275,59 @@ impl CheckedReport<'_> {
         merge: Merge,
         policy: &ModerationPolicy,
     ) -> Result<Filed, FileError> {
-        let Merge {
-            entry,
-            supporting_games,
-            message,
-            message_truncated,
-            added_accused,
-        } = merge;
         let (valid, now) = (self.valid, self.now);
-        let report_id = entry;
+        let report_id = merge.entry;
         let before = existing
             .iter()
-            .find(|e| e.id == entry)
+            .find(|e| e.id == report_id)
             .map(|e| e.supporting_games.clone())
             .unwrap_or_default();
-        let added_games: Vec<GameNumber> = supporting_games
+        let added_games: Vec<GameNumber> = merge
+            .supporting_games
             .iter()
             .filter(|g| !before.contains(g))
             .copied()
             .collect();
-        reports::update_message(conn, report_id, message.as_deref(), now)?;
+        reports::update_message(conn, report_id, merge.message.as_deref(), now)?;
+        self.link_added(conn, report_id, &merge.added_accused, &added_games)?;
+        let action = AuditAction::ReportMerged {
+            report: report_id,
+            added_games,
+            added_accused: merge.added_accused,
+        };
+        let refs = LogRefs {
+            subject: self.first_accused(),
+            report_id: Some(report_id),
+            why: valid.message.as_deref(),
+            ..LogRefs::default()
+        };
+        log_action(conn, now, self.actor(), &action, refs)?;
+        let all_accused = reports::accused_of(conn, report_id)?;
+        let actor = self.actor();
+        reports::join_cases(
+            conn,
+            report_id,
+            valid.reason,
+            &all_accused,
+            policy,
+            now,
+            actor,
+        )?;
+        Ok(Filed {
+            report_id,
+            merged: true,
+            message_truncated: merge.message_truncated,
+        })
+    }
+
+    /// Links the entry to the players and games the merge adds.
+    fn link_added(
+        &self,
+        conn: &mut DbConnection,
+        report_id: ReportId,
+        added_accused: &[PlayerId],
+        added_games: &[GameNumber],
+    ) -> QueryResult<()> {
         let new_accused: Vec<(PlayerId, String)> = self
             .parties
             .accused
@@ -306,34 +339,7 @@ impl CheckedReport<'_> {
             conn,
             report_id,
             &new_accused,
-            &self.archive_ids(&added_games),
-        )?;
-        let action = AuditAction::ReportMerged {
-            report: entry,
-            added_games,
-            added_accused,
-        };
-        let refs = LogRefs {
-            subject: self.first_accused(),
-            report_id: Some(report_id),
-            why: valid.message.as_deref(),
-            ..LogRefs::default()
-        };
-        log_action(conn, now, self.actor(), &action, refs)?;
-        let all_accused = reports::accused_of(conn, report_id)?;
-        reports::join_cases(
-            conn,
-            report_id,
-            valid.reason,
-            &all_accused,
-            policy,
-            now,
-            self.actor(),
-        )?;
-        Ok(Filed {
-            report_id,
-            merged: true,
-            message_truncated,
-        })
+            &self.archive_ids(added_games),
+        )
     }
 }

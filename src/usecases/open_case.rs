@@ -87,6 +87,7 @@ fn check(
     })
 }
 
+/// The admin's entry stored and linked, its log line, and the accused's case joined.
 fn store_entry(
     conn: &mut DbConnection,
     filing: &AdminFiling,
@@ -96,7 +97,6 @@ fn store_entry(
     policy: &ModerationPolicy,
     now: NaiveDateTime,
 ) -> QueryResult<AdminFiled> {
-    let admin_id = parties.filer.0;
     let accused_id = parties
         .accused
         .first()
@@ -104,27 +104,14 @@ fn store_entry(
         // A valid filing names its accused.
         .ok_or(diesel::result::Error::NotFound)?;
     let opened = cases::open_case_id(conn, accused_id, valid.reason)?.is_none();
-    let entry = NewEntry {
-        filed_by: FiledBy::Admin(admin_id),
-        reason: valid.reason,
-        message: Some(filing.note.as_str()),
-        game_id: valid.game.and_then(|g| archive.archive_id(g)),
-        filed_at: now,
-    };
-    let report_id = reports::insert_entry(conn, &entry)?;
-    let supporting: Vec<i64> = valid
-        .supporting_games
-        .iter()
-        .filter_map(|g| archive.archive_id(*g))
-        .collect();
-    reports::link(conn, report_id, &parties.accused, &supporting)?;
+    let report_id = insert_entry(conn, filing, parties, archive, valid, now)?;
     let actor = LogActor {
         kind: LogActorKind::Admin,
         name: Some(&filing.admin),
     };
     let action = AuditAction::AdminEntry {
         report: report_id,
-        admin: admin_id,
+        admin: parties.filer.0,
         accused: accused_id,
         reason: valid.reason,
         games: valid
@@ -159,4 +146,30 @@ fn store_entry(
         case_id,
         opened,
     })
+}
+
+/// The entry's report row, linked to its accused and supporting games.
+fn insert_entry(
+    conn: &mut DbConnection,
+    filing: &AdminFiling,
+    parties: &Parties,
+    archive: &ArchiveFacts,
+    valid: &ValidReport,
+    now: NaiveDateTime,
+) -> QueryResult<ReportId> {
+    let entry = NewEntry {
+        filed_by: FiledBy::Admin(parties.filer.0),
+        reason: valid.reason,
+        message: Some(filing.note.as_str()),
+        game_id: valid.game.and_then(|g| archive.archive_id(g)),
+        filed_at: now,
+    };
+    let report_id = reports::insert_entry(conn, &entry)?;
+    let supporting: Vec<i64> = valid
+        .supporting_games
+        .iter()
+        .filter_map(|g| archive.archive_id(*g))
+        .collect();
+    reports::link(conn, report_id, &parties.accused, &supporting)?;
+    Ok(report_id)
 }

@@ -14,7 +14,7 @@ use super::position_picture::{position_svg, replayed};
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{age, duration_minutes, spoken, spoken_name, url_encoded, when, wire_name};
 use crate::api::actions::decide_case::{self, DecisionBody, DecisionChoice, SanctionBody};
-use crate::api::read_models::case_page::{read_case_page, CasePage, FlaggedBoard};
+use crate::api::read_models::case_page::{read_case_page, CasePageContent, FlaggedBoard};
 use crate::api::state::AppState;
 use crate::api::statuses::CaseStatus;
 use crate::api::views::queue::{CaseDetailView, ChatLineView, FlaggedLineView};
@@ -513,7 +513,7 @@ fn pairs_and_games(case: &CaseDetailView) -> Markup {
 fn render(
     admin: &ConsoleAdmin,
     state: &AppState,
-    page: &CasePage,
+    page: &CasePageContent,
     form: &DecisionForm,
     refusal: Option<&str>,
 ) -> Markup {

@@ -132,7 +132,7 @@ pub async fn create(
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RevokeForm {
+pub struct TokenRevokeForm {
     #[serde(default)]
     csrf: String,
 }
@@ -143,7 +143,7 @@ pub async fn revoke(
     admin: ConsoleAdmin,
     state: web::Data<AppState>,
     id: web::Path<i64>,
-    form: web::Form<RevokeForm>,
+    form: web::Form<TokenRevokeForm>,
 ) -> Result<HttpResponse, ConsoleError> {
     admin.check_form(&req, &form.csrf)?;
     let id = id.into_inner();

@@ -128,7 +128,7 @@ pub async fn subscribe(
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RevokeForm {
+pub struct SubscriptionRevokeForm {
     #[serde(default)]
     csrf: String,
 }
@@ -139,7 +139,7 @@ pub async fn revoke(
     admin: ConsoleAdmin,
     state: web::Data<AppState>,
     id: web::Path<i64>,
-    form: web::Form<RevokeForm>,
+    form: web::Form<SubscriptionRevokeForm>,
 ) -> Result<HttpResponse, ConsoleError> {
     admin.check_form(&req, &form.csrf)?;
     let id = id.into_inner();

@@ -20,7 +20,7 @@ pub struct FlaggedBoard {
     pub pgn4: String,
 }
 
-pub struct CasePage {
+pub struct CasePageContent {
     pub case: CaseDetailView,
     /// The ladder's next step for the accused and this case's reason; `None` for an accused
     /// who has no player row.
@@ -68,7 +68,7 @@ fn boards(conn: &mut DbConnection, case: &CaseDetailView) -> Result<Vec<FlaggedB
 }
 
 /// Case `id`'s page, now; 404 when there is no such case.
-pub async fn read_case_page(state: &AppState, id: i64) -> Result<CasePage, ApiError> {
+pub async fn read_case_page(state: &AppState, id: i64) -> Result<CasePageContent, ApiError> {
     let (conduct, moderation) = (state.conduct.clone(), state.moderation.clone());
     state
         .read(move |conn| {
@@ -78,7 +78,7 @@ pub async fn read_case_page(state: &AppState, id: i64) -> Result<CasePage, ApiEr
                 moderation: &moderation,
             };
             let case = case_detail(conn, id, now, policies)?.ok_or_else(|| case_not_found(id))?;
-            Ok::<_, ApiError>(CasePage {
+            Ok::<_, ApiError>(CasePageContent {
                 ladder: ladder(conn, &case, now, &moderation)?,
                 boards: boards(conn, &case)?,
                 case,

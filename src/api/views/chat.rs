@@ -49,8 +49,7 @@ pub struct EvidenceView {
 
 /// One finding on the checked line.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(as = LineCheckFlag)]
-pub struct FlagView {
+pub struct LineCheckFlag {
     pub category: Category,
     pub severity: SeverityName,
     pub span: SpanView,
@@ -105,7 +104,7 @@ pub struct ChatCheckResponse {
     pub reason: Option<BlockReason>,
     /// The sender's chat standing, when `sender` was given.
     pub sender: Option<SenderView>,
-    pub flags: Vec<FlagView>,
+    pub flags: Vec<LineCheckFlag>,
     /// How the line reads under the FFA chat rules, when they apply.
     pub ffa: Option<FfaClass>,
     pub tense: TenseName,
@@ -150,8 +149,8 @@ pub(crate) fn check_response(
     }
 }
 
-fn flag_view(text: &str, flag: Flag) -> FlagView {
-    FlagView {
+fn flag_view(text: &str, flag: Flag) -> LineCheckFlag {
+    LineCheckFlag {
         category: flag.category,
         severity: match flag.severity {
             Severity::Low => SeverityName::Low,
