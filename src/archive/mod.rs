@@ -16,6 +16,7 @@ pub mod conduct;
 pub mod error;
 pub mod facts;
 pub mod ingest;
+pub mod player_name;
 pub mod settings;
 pub mod submission;
 mod validate;
@@ -26,6 +27,7 @@ pub use conduct::{conduct_outcomes, ConductInput, ConductOutcomes, StoredEvent};
 pub use error::{replay_error, IngestError};
 pub use facts::{points_taken, ChatRow, EventFacts, GameFacts, SeatFacts};
 pub use ingest::{prepare, prepare_with, CollusionFacts, PreparedGame};
+pub use player_name::{name_problem, NameProblem};
 pub use settings::ArchiveSettings;
 pub use submission::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::error::{invalid, shown, IngestError};
+use super::player_name::name_problem;
 use super::submission::{
     ChatChannel, SeatColour, SeatInput, Submission, MAX_CHAT_CHARS, MAX_NAME_CHARS,
 };
@@ -70,6 +71,14 @@ pub(super) fn check_text(field: &str, value: &str, max: usize) -> Result<(), Ing
     }
     Ok(())
 }
+/// A player name as a game carries it (a seat, a chat sender): see [`name_problem`].
+fn check_name(field: &str, value: &str) -> Result<(), IngestError> {
+    match name_problem(value.trim()) {
+        None => Ok(()),
+        Some(problem) => Err(invalid(field, format!("`{field}` {problem}."))),
+    }
+}
+
 /// The four seats in seat order: the submitted ones checked against the PGN4 players, or the
 /// PGN4's own.
 pub(super) fn seats_for(
@@ -133,7 +142,7 @@ fn seats_from_tags(replay: &Replay) -> Result<Vec<SeatInput>, IngestError> {
                     ),
                 )
             })?;
-            check_text("seats", player, MAX_NAME_CHARS)?;
+            check_name("seats", player)?;
             Ok(SeatInput {
                 seat,
                 player: player.to_string(),
@@ -150,7 +159,7 @@ fn seats_from_tags(replay: &Replay) -> Result<Vec<SeatInput>, IngestError> {
 /// and normalised: the player trimmed, the rating from the PGN4 when not given.
 fn checked_seat(i: usize, s: &SeatInput, replay: &Replay) -> Result<SeatInput, IngestError> {
     let field = format!("seats[{i}].player");
-    check_text(&field, &s.player, MAX_NAME_CHARS)?;
+    check_name(&field, &s.player)?;
     if let Some(name) = tag_name(replay, s.seat) {
         if name != s.player.trim() {
             return Err(invalid(
@@ -185,7 +194,7 @@ pub(super) fn check_chat(
     for (i, line) in submission.chat.iter().enumerate() {
         check_ply(&format!("chat[{i}].ply"), line.ply, plies)?;
         let field = format!("chat[{i}].sender");
-        check_text(&field, &line.sender, MAX_NAME_CHARS)?;
+        check_name(&field, &line.sender)?;
         // Spectators may be anyone; the game and team channels are the players'.
         if line.channel != ChatChannel::Spectator
             && !seats.iter().any(|s| s.player == line.sender.trim())

@@ -20,7 +20,6 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::api::auth::player;
 use crate::api::auth::tokens::{self, TokenRole};
-use crate::archive::MAX_NAME_CHARS;
 use crate::config::{Settings, CONFIG_FILE_ENV};
 use crate::store::{self, api_tokens, migrations};
 use connection::{migrated_connection, open_connection};
@@ -220,8 +219,12 @@ fn sign_player(settings: &Settings, name: &str, minutes: i64) -> anyhow::Result<
             "--minutes must be 1 to {most_minutes} (auth.max_token_lifetime_secs), not {minutes}"
         );
     }
-    if name.trim().is_empty() || name.chars().count() > MAX_NAME_CHARS {
-        bail!("the player name must be 1 to {MAX_NAME_CHARS} characters");
+    if let Some(problem) = crate::archive::name_problem(name.trim()) {
+        bail!(
+            "the player name must be 1 to {} characters without control, format or invisible \
+             characters: it {problem}",
+            crate::archive::MAX_NAME_CHARS
+        );
     }
     let now = chrono::Utc::now().timestamp();
     let claims = player::PlayerClaims {

@@ -554,3 +554,78 @@ async fn a_pgn4_body_with_a_nul_character_is_refused() {
     response.assert_error(400, "invalid_text");
     assert_eq!(rows(&app), before);
 }
+
+/// Names that display like another player's: a zero-width space, a bidi override, a Hangul
+/// filler, a control character; and one character too many.
+fn impostor_names() -> Vec<String> {
+    vec![
+        "b\u{200B}1".to_string(),
+        "\u{202E}1b".to_string(),
+        "b1\u{3164}".to_string(),
+        "b\u{7}1".to_string(),
+        "x".repeat(65),
+    ]
+}
+
+#[actix_web::test]
+async fn player_names_that_can_pass_for_another_are_refused_everywhere() {
+    let app = app_with_a_game().await;
+    let server = app.token(TokenRole::Server, "eu-2");
+    let admin = app.token(TokenRole::Admin, "alice");
+    let before = rows(&app);
+    for name in impostor_names() {
+        // Ingest: a seat named so.
+        let game = tagged_game("900000002").replace("[Blue \"b1\"]", &format!("[Blue \"{name}\"]"));
+        let error = post_pgn4(&app, &server, game)
+            .await
+            .assert_error(422, "invalid_game");
+        assert_eq!(error["details"]["field"], "seats", "{name:?}: {error}");
+        // The standing check.
+        let path = format!("/api/v1/players/{}/standing", utf8_percent(&name));
+        app.get(&path, Some(&server))
+            .await
+            .assert_error(400, "invalid_path");
+        // A report naming it.
+        let body = json!({ "accused": [name], "reason": "offensive_chat" });
+        let error = report(&app, "r1", body)
+            .await
+            .assert_error(422, "invalid_report");
+        assert_eq!(error["details"]["field"], "accused[0]", "{name:?}: {error}");
+        // The live check's sender.
+        app.post_json(
+            "/api/v1/chat/check",
+            Some(&server),
+            &json!({ "text": "gg", "sender": name }),
+        )
+        .await
+        .assert_error(422, "invalid_sender");
+        // A token named so (an admin's token carries their player name).
+        app.post_json(
+            "/api/v1/admin/tokens",
+            Some(&admin),
+            &json!({ "name": name, "role": "admin" }),
+        )
+        .await
+        .assert_error(422, "invalid_name");
+    }
+    // A player token whose subject is such a name is no credential.
+    let forged = token("b\u{200B}1", 600, None);
+    assert_eq!(
+        app.get("/api/v1/reports/mine", Some(&forged)).await.status,
+        401
+    );
+    assert_eq!(rows(&app), before, "nothing stored");
+}
+
+/// Every byte outside the unreserved set percent-encoded, as a client puts a name in a path.
+fn utf8_percent(name: &str) -> String {
+    name.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}

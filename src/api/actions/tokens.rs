@@ -26,7 +26,8 @@ impl From<IssueError> for ApiError {
             IssueError::InvalidName => ApiError::unprocessable(
                 "invalid_name",
                 format!(
-                    "The token name must be 1 to {} characters, without control characters.",
+                    "The token name must be 1 to {} characters (an admin's, a player name of at most \
+                     64), without control, format or invisible characters.",
                     tokens::MAX_TOKEN_NAME_CHARS
                 ),
                 json!({ "field": "name" }),

@@ -9,7 +9,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use crate::api::error::AuthFailure;
-use crate::archive::MAX_NAME_CHARS;
+use crate::archive::name_problem;
 use crate::config::AuthSettings;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -89,10 +89,7 @@ impl PlayerTokenVerifier {
         self.times
             .check(&data.claims, chrono::Utc::now().timestamp())?;
         let name = data.claims.sub;
-        let plausible = !name.trim().is_empty()
-            && name.chars().count() <= MAX_NAME_CHARS
-            && !name.chars().any(char::is_control);
-        if plausible {
+        if name_problem(name.trim()).is_none() {
             Ok(name)
         } else {
             Err(AuthFailure::Invalid)

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use utoipa::ToSchema;
 
+use crate::archive::player_name::{forbidden_kind, name_problem};
 use crate::store::api_tokens::{self, ApiTokenRow, NewApiToken};
 use crate::store::{self, DbConnection};
 
@@ -66,19 +67,21 @@ pub fn hashes_match(a: &str, b: &str) -> bool {
 #[derive(Debug, thiserror::Error)]
 pub enum IssueError {
     #[error(
-        "the token name must be 1 to {MAX_TOKEN_NAME_CHARS} characters, without control characters"
+        "the token name must be 1 to {MAX_TOKEN_NAME_CHARS} characters, without control, format or \
+         invisible characters"
     )]
     InvalidName,
     #[error(transparent)]
     Database(#[from] diesel::result::Error),
 }
 
-/// Checks a token name: trimmed, non-empty, bounded, printable.
+/// Checks a token name: trimmed, non-empty, bounded, without control, format or invisible
+/// characters (an admin's token carries their player name: see `archive::player_name`).
 pub fn valid_name(name: &str) -> Option<&str> {
     let name = name.trim();
     let ok = !name.is_empty()
         && name.chars().count() <= MAX_TOKEN_NAME_CHARS
-        && !name.chars().any(char::is_control);
+        && !name.chars().any(|c| forbidden_kind(c).is_some());
     ok.then_some(name)
 }
 
@@ -89,6 +92,10 @@ pub fn issue(
     name: &str,
 ) -> Result<(ApiTokenRow, String), IssueError> {
     let name = valid_name(name).ok_or(IssueError::InvalidName)?;
+    // Admins act under their token's name, so it must be a possible player name.
+    if role == TokenRole::Admin && name_problem(name).is_some() {
+        return Err(IssueError::InvalidName);
+    }
     let token = generate();
     let token_hash = hash(&token);
     let row = api_tokens::insert(

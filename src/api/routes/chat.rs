@@ -15,7 +15,7 @@ use crate::api::state::AppState;
 use crate::api::views::chat::{
     check_response, ActionName, BlockReason, ChatCheckResponse, SenderView,
 };
-use crate::archive::MAX_NAME_CHARS;
+use crate::archive::{name_problem, MAX_NAME_CHARS};
 use crate::chat::context::{analyze_line_in_context, BoardContext};
 use crate::chat::{self, LineContext};
 use crate::moderation::standing::Standing;
@@ -204,17 +204,10 @@ async fn analyse(
     Ok(response)
 }
 
-/// A sender name must be a possible player name: 1 to `MAX_NAME_CHARS` characters, not
-/// blank, without control characters.
+/// A sender name must be a possible player name ([`name_problem`]).
 fn check_sender(name: &str) -> Result<(), ApiError> {
     let chars = name.chars().count();
-    let problem = if name.trim().is_empty() {
-        "is empty: give the sender's player name".to_string()
-    } else if chars > MAX_NAME_CHARS {
-        format!("is {chars} characters long; a player name has at most {MAX_NAME_CHARS}")
-    } else if name.chars().any(char::is_control) {
-        "has a control character; a player name has none".to_string()
-    } else {
+    let Some(problem) = name_problem(name.trim()) else {
         return Ok(());
     };
     Err(ApiError::unprocessable(

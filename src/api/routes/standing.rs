@@ -6,6 +6,7 @@ use actix_web::web;
 
 use crate::api::auth::{record_caller, AnyCaller, Credentials};
 use crate::api::error::{ApiError, ErrorEnvelope};
+use crate::api::player_names::checked_name;
 use crate::api::read_models::standing::standing;
 use crate::api::state::AppState;
 use crate::api::views::standing::StandingView;
@@ -18,6 +19,7 @@ use crate::store;
     params(("name" = String, Path, description = "Player name", example = "Spaksi")),
     responses(
         (status = 200, description = "The player's standing now", body = StandingView),
+        (status = 400, description = "A name no player can have: empty, over 64 characters, or holding a control, format or invisible character (`invalid_path`)", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "A player asking for another player's standing", body = ErrorEnvelope),
     ))]
@@ -26,7 +28,7 @@ pub async fn player_standing(
     state: web::Data<AppState>,
     name: web::Path<String>,
 ) -> Result<web::Json<StandingView>, ApiError> {
-    let name = name.into_inner();
+    let name = checked_name(&name)?;
     let name_key = state.settings.privacy.erased_name_key(&name);
     // Authentication and the standing share one read on one pooled connection; on SQLite it
     // usually runs without leaving the worker.
