@@ -141,13 +141,38 @@ fn is_json_content_type(req: &HttpRequest) -> bool {
     req.headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .map(|mime| {
-            let mime = mime.trim().to_ascii_lowercase();
-            mime == "application/json"
-                || (mime.starts_with("application/") && mime.ends_with("+json"))
-        })
-        .unwrap_or(false)
+        .is_some_and(accepted_json_type)
+}
+
+/// `application/json`, with at most `charset=utf-8`: JSON is UTF-8 (RFC 8259, section 8.1),
+/// and a body declared in another charset or as another `+json` type (`json-patch+json`) means
+/// something this API does not do, so it is refused rather than guessed at.
+pub fn accepted_json_type(content_type: &str) -> bool {
+    is_utf8_type(content_type, "application/json")
+}
+
+/// Whether `content_type` is `essence`, with at most `charset=utf-8`.
+pub fn is_utf8_type(content_type: &str, essence: &str) -> bool {
+    let mut parts = content_type.split(';');
+    if !parts
+        .next()
+        .unwrap_or("")
+        .trim()
+        .eq_ignore_ascii_case(essence)
+    {
+        return false;
+    }
+    parts.all(|param| {
+        let param = param.trim();
+        match param.split_once('=') {
+            Some((name, value)) => {
+                name.trim().eq_ignore_ascii_case("charset")
+                    && value.trim().trim_matches('"').eq_ignore_ascii_case("utf-8")
+            }
+            // A bare `;` at the end is harmless.
+            None => param.is_empty(),
+        }
+    })
 }
 
 fn body_limit(req: &HttpRequest) -> usize {
@@ -160,6 +185,8 @@ fn body_limit(req: &HttpRequest) -> usize {
 pub fn json_config(limit: usize) -> web::JsonConfig {
     web::JsonConfig::default()
         .limit(limit)
+        .content_type_required(true)
+        .content_type(|mime| accepted_json_type(mime.as_ref()))
         .error_handler(move |err, _req| {
             let api_error = match err {
                 JsonPayloadError::Overflow { .. }
@@ -243,4 +270,34 @@ pub fn query_enum<T: DeserializeOwned + serde::Serialize>(
             format!("`{field}` must be one of {}.", known.join(", ")),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::accepted_json_type;
+
+    #[test]
+    fn only_json_in_utf8_is_accepted() {
+        for ok in [
+            "application/json",
+            "Application/JSON",
+            "application/json; charset=utf-8",
+            "application/json;charset=\"UTF-8\"",
+            "application/json;",
+        ] {
+            assert!(accepted_json_type(ok), "{ok}");
+        }
+        for refused in [
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/json; charset=latin1",
+            "application/json; charset=utf-16",
+            "application/json; version=2",
+            "text/json",
+            "text/plain",
+            "",
+        ] {
+            assert!(!accepted_json_type(refused), "{refused}");
+        }
+    }
 }

@@ -86,6 +86,42 @@ async fn well_formed_body_is_accepted() {
 }
 
 #[actix_web::test]
+async fn only_json_in_utf8_is_read_as_json() {
+    use arbiter::api::auth::tokens::TokenRole;
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "media-server");
+    let send = |path: &str, content_type: &str, body: &str| {
+        TestRequest::post()
+            .uri(path)
+            .insert_header(("authorization", format!("Bearer {server}")))
+            .insert_header(("content-type", content_type.to_string()))
+            .set_payload(body.to_string())
+    };
+    let echo = r#"{"name": "g1", "moves": []}"#;
+    for refused in [
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        "application/json; charset=latin1",
+        "application/json; charset=utf-16",
+    ] {
+        app.send(send("/__test/echo", refused, echo))
+            .await
+            .assert_error(415, "unsupported_media_type");
+        // Ingest reads JSON or PGN4 text, in UTF-8 only as well.
+        app.send(send("/api/v1/games", refused, "{}"))
+            .await
+            .assert_error(415, "unsupported_media_type");
+    }
+    app.send(send("/api/v1/games", "text/plain; charset=latin1", "x"))
+        .await
+        .assert_error(415, "unsupported_media_type");
+    for accepted in ["application/json", "application/json; charset=UTF-8"] {
+        let response = app.send(send("/__test/echo", accepted, echo)).await;
+        assert_eq!(response.status, 200, "{accepted}: {}", response.text());
+    }
+}
+
+#[actix_web::test]
 async fn non_json_content_type_is_415() {
     let app = TestApp::spawn().await;
     let response = app

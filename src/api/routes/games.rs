@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::api::auth::{AdminCaller, ServerCaller};
 use crate::api::error::{ApiError, ErrorEnvelope};
-use crate::api::json::parse_json;
+use crate::api::json::{accepted_json_type, is_utf8_type, parse_json};
 use crate::api::pagination::{Page, PageQuery};
 use crate::api::read_models::games::{self, GameListQuery};
 use crate::api::state::AppState;
@@ -34,21 +34,20 @@ impl FromRequest for GameBody {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let mime = req
+        let content_type = req
             .headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .map(|m| m.trim().to_ascii_lowercase())
             .unwrap_or_default();
+        let json = accepted_json_type(content_type);
+        let text = is_utf8_type(content_type, "text/plain");
         let limit = req
             .app_data::<web::Data<AppState>>()
             .map(|s| s.settings.server.body_limit_bytes)
             .unwrap_or(0);
         let body = web::Bytes::from_request(req, payload);
         Box::pin(async move {
-            let json = mime == "application/json";
-            if !json && mime != "text/plain" {
+            if !json && !text {
                 return Err(ApiError::UnsupportedMediaType {
                     accepted: GAME_BODY,
                 });
