@@ -33,6 +33,7 @@ pub const CONFIG_FILE_ENV: &str = "ARBITER_CONFIG";
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub server: ServerSettings,
+    pub api: ApiSettings,
     pub database: DatabaseSettings,
     pub auth: AuthSettings,
     pub log: LogSettings,
@@ -123,6 +124,24 @@ pub struct ServerSettings {
     pub shutdown_timeout_secs: u64,
 }
 
+/// The HTTP API's own key.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiSettings {
+    /// The key list cursors are sealed with; empty: a random key at each start-up, which
+    /// instances behind one load balancer do not share.
+    pub cursor_key: String,
+}
+
+// Hand-written so the key never reaches a log line through `{:?}`.
+impl std::fmt::Debug for ApiSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApiSettings")
+            .field("cursor_key", &redacted(&self.cursor_key))
+            .finish()
+    }
+}
+
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuthSettings {
@@ -160,6 +179,12 @@ impl PrivacySettings {
     pub fn erased_name_key(&self, name: &str) -> Option<String> {
         (!self.erasure_key.is_empty())
             .then(|| crate::moderation::erasure::name_key(&self.erasure_key, name))
+    }
+
+    /// The check value of the erasure key, when one is configured.
+    pub fn erasure_key_check(&self) -> Option<String> {
+        (!self.erasure_key.is_empty())
+            .then(|| crate::moderation::erasure::key_check(&self.erasure_key))
     }
 }
 
@@ -396,13 +421,23 @@ impl Settings {
         Ok(())
     }
 
-    /// Token secrets and lifetimes.
+    /// Token secrets and lifetimes, and the cursor key.
     fn validate_auth(&self) -> Result<(), ConfigError> {
         let secret_len = self.auth.player_token_secret.len();
         if secret_len > 0 && secret_len < MIN_PLAYER_SECRET_BYTES {
             return Err(bad(
                 "auth.player_token_secret",
                 &format!("must be empty (disabled) or at least {MIN_PLAYER_SECRET_BYTES} bytes"),
+            ));
+        }
+        let cursor_key_len = self.api.cursor_key.len();
+        if cursor_key_len > 0 && cursor_key_len < MIN_PLAYER_SECRET_BYTES {
+            return Err(bad(
+                "api.cursor_key",
+                &format!(
+                    "must be empty (a random key at each start-up) or at least \
+                     {MIN_PLAYER_SECRET_BYTES} bytes"
+                ),
             ));
         }
         if !(1..=MAX_TOKEN_LIFETIME_LIMIT_SECS).contains(&self.auth.max_token_lifetime_secs) {
@@ -477,6 +512,7 @@ impl Settings {
     pub fn to_redacted_toml(&self) -> String {
         let mut shown = self.clone();
         shown.auth.player_token_secret = redacted(&self.auth.player_token_secret).to_string();
+        shown.api.cursor_key = redacted(&self.api.cursor_key).to_string();
         shown.database.url = redact_url_password(&self.database.url);
         shown.metrics.token = redacted(&self.metrics.token).to_string();
         shown.privacy.erasure_key = redacted(&self.privacy.erasure_key).to_string();
@@ -692,15 +728,39 @@ mod tests {
     fn redaction_hides_secrets() {
         let s = Settings::from_toml_str(
             "[auth]\nplayer_token_secret = \"0123456789abcdef0123456789abcdef\"\n\
+             [api]\ncursor_key = \"cursor-key-0123456789-0123456789\"\n\
              [database]\nurl = \"postgres://u:pw@h/db\"\n\
              [metrics]\ntoken = \"scrape-fedcba9876543210\"\n",
         )
         .expect("valid");
         let shown = s.to_redacted_toml();
         assert!(!shown.contains("0123456789abcdef"), "{shown}");
+        assert!(!shown.contains("cursor-key-0123456789"), "{shown}");
         assert!(!shown.contains(":pw@"), "{shown}");
         assert!(!shown.contains("fedcba9876543210"), "{shown}");
         assert!(!format!("{s:?}").contains("0123456789abcdef"));
+        assert!(!format!("{s:?}").contains("cursor-key-0123456789"));
         assert!(!format!("{s:?}").contains("fedcba9876543210"));
+    }
+
+    #[test]
+    fn short_cursor_key_rejected() {
+        let err = Settings::from_toml_str("[api]\ncursor_key = \"short\"\n").unwrap_err();
+        assert!(err.to_string().contains("api.cursor_key"), "{err}");
+        let s = Settings::defaults().expect("defaults");
+        assert_eq!(s.api.cursor_key, "", "a random key by default");
+    }
+
+    #[test]
+    fn sqlite_synchronous_defaults_to_full() {
+        use crate::store::SqliteSynchronous;
+        let s = Settings::defaults().expect("defaults");
+        assert_eq!(s.database.sqlite_synchronous, SqliteSynchronous::Full);
+        let s = Settings::from_toml_str("[database]\nsqlite_synchronous = \"normal\"\n")
+            .expect("normal");
+        assert_eq!(s.database.sqlite_synchronous, SqliteSynchronous::Normal);
+        let err =
+            Settings::from_toml_str("[database]\nsqlite_synchronous = \"off\"\n").unwrap_err();
+        assert!(err.to_string().contains("sqlite_synchronous"), "{err}");
     }
 }

@@ -10,7 +10,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use super::error::ApiError;
 use super::state::AppState;
-use super::{console, json, metrics_endpoint, middleware, openapi, route_table};
+use super::{console, frame_headers, json, metrics_endpoint, middleware, openapi, route_table};
 
 /// Builds the application. `extra` mounts additional services (tests use it for fault
 /// injection routes); production passes `|_| {}`.
@@ -51,6 +51,8 @@ where
             middleware::method_not_allowed,
         ))
         .wrap(from_fn(middleware::observe))
+        // Outermost, so refusals by the middleware above and contained panics carry it too.
+        .wrap(from_fn(frame_headers::deny_framing))
 }
 
 async fn docs_redirect() -> HttpResponse {

@@ -1,11 +1,11 @@
-//! Keyset pagination: `?limit=&cursor=` in, `next_cursor` out. Cursors are opaque to callers.
+//! Keyset pagination: `?limit=&cursor=` in, `next_cursor` out. Cursors are opaque to callers
+//! and sealed (`cursor_key`): a cursor this service did not issue answers 400 `invalid_cursor`.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use chrono::{DateTime, NaiveDateTime};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::cursor_key::CursorKey;
 use super::error::ApiError;
 
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -21,27 +21,31 @@ pub struct PageQuery {
     pub cursor: Option<String>,
 }
 
-/// A resolved page request over an integer key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A resolved page request over an integer key, with the key that seals the cursor of the
+/// page after it.
+#[derive(Debug, Clone, Copy)]
 pub struct IdPage {
     pub after_id: Option<i64>,
     pub limit: i64,
+    pub cursor_key: CursorKey,
 }
 
 impl PageQuery {
-    pub fn by_id(&self) -> Result<IdPage, ApiError> {
+    /// The page asked for; a cursor must be one sealed under `cursor_key`.
+    pub fn by_id(&self, cursor_key: &CursorKey) -> Result<IdPage, ApiError> {
         let limit = checked_limit(self.limit)?;
         let after_id = self
             .cursor
             .as_deref()
             .map(|cursor| {
-                let [id] = decode_cursor(cursor, "id")?;
+                let [id] = decode_cursor(cursor_key, cursor, "id")?;
                 id.parse().map_err(|_| invalid_cursor())
             })
             .transpose()?;
         Ok(IdPage {
             after_id,
             limit: i64::from(limit),
+            cursor_key: *cursor_key,
         })
     }
 }
@@ -59,21 +63,23 @@ pub fn checked_limit(limit: Option<u32>) -> Result<u32, ApiError> {
 }
 
 /// Every list's cursor: the list's kind and the last item's sort key, as `kind:field:...`,
-/// base64url-encoded so that callers treat it as opaque.
-pub fn encode_cursor(kind: &str, fields: &[String]) -> String {
+/// sealed under `key` so that callers can neither read nor write one.
+pub fn encode_cursor(key: &CursorKey, kind: &str, fields: &[String]) -> String {
     let mut text = kind.to_string();
     for field in fields {
         text.push(':');
         text.push_str(field);
     }
-    URL_SAFE_NO_PAD.encode(text)
+    key.seal(text.as_bytes())
 }
 
-/// The `N` fields of a cursor of `kind`, or 400 `invalid_cursor`.
-pub fn decode_cursor<const N: usize>(cursor: &str, kind: &str) -> Result<[String; N], ApiError> {
-    let bytes = URL_SAFE_NO_PAD
-        .decode(cursor)
-        .map_err(|_| invalid_cursor())?;
+/// The `N` fields of a cursor of `kind` sealed under `key`, or 400 `invalid_cursor`.
+pub fn decode_cursor<const N: usize>(
+    key: &CursorKey,
+    cursor: &str,
+    kind: &str,
+) -> Result<[String; N], ApiError> {
+    let bytes = key.open(cursor).ok_or_else(invalid_cursor)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| invalid_cursor())?;
     let mut parts = text.split(':');
     if parts.next() != Some(kind) {
@@ -83,8 +89,8 @@ pub fn decode_cursor<const N: usize>(cursor: &str, kind: &str) -> Result<[String
     fields.try_into().map_err(|_| invalid_cursor())
 }
 
-pub fn encode_id_cursor(id: i64) -> String {
-    encode_cursor("id", &[id.to_string()])
+pub fn encode_id_cursor(key: &CursorKey, id: i64) -> String {
+    encode_cursor(key, "id", &[id.to_string()])
 }
 
 /// A time as a cursor field (microseconds since the epoch, as stored).
@@ -160,7 +166,8 @@ fn cut_to_page<R>(rows: &mut Vec<R>, page: IdPage, key: impl Fn(&R) -> i64) -> O
     let more = rows.len() > keep;
     rows.truncate(keep);
     if more {
-        rows.last().map(|row| encode_id_cursor(key(row)))
+        rows.last()
+            .map(|row| encode_id_cursor(&page.cursor_key, key(row)))
     } else {
         None
     }
@@ -172,34 +179,32 @@ mod tests {
 
     #[test]
     fn cursor_round_trip_and_limits() {
+        let key = CursorKey::from_setting("");
         let q = PageQuery {
             limit: Some(10),
-            cursor: Some(encode_id_cursor(42)),
+            cursor: Some(encode_id_cursor(&key, 42)),
         };
-        assert_eq!(
-            q.by_id().ok(),
-            Some(IdPage {
-                after_id: Some(42),
-                limit: 10
-            })
-        );
+        let page = q.by_id(&key).ok().map(|p| (p.after_id, p.limit));
+        assert_eq!(page, Some((Some(42), 10)));
+        let other_key = CursorKey::from_setting("");
+        assert!(q.by_id(&other_key).is_err(), "sealed under another key");
         assert!(PageQuery {
             limit: Some(0),
             cursor: None
         }
-        .by_id()
+        .by_id(&key)
         .is_err());
         assert!(PageQuery {
             limit: Some(MAX_LIMIT + 1),
             cursor: None
         }
-        .by_id()
+        .by_id(&key)
         .is_err());
         assert!(PageQuery {
             limit: None,
             cursor: Some("nope!".into())
         }
-        .by_id()
+        .by_id(&key)
         .is_err());
     }
 }

@@ -11,19 +11,12 @@ use super::app::build_app;
 use super::jobs::start::start_all;
 use super::metrics_endpoint::metrics_only_app;
 use super::state::AppState;
-use crate::config::Settings;
-use crate::store::{self, migrations};
+use crate::config::{PrivacySettings, Settings};
+use crate::store::{self, migrations, DbConnection, DbPool};
+use crate::usecases::check_erasure_key::{self, KeyAccepted, KeyRefused};
 
 pub async fn serve(settings: Settings) -> anyhow::Result<()> {
-    let pool = store::connect(&settings.database).context("opening the database")?;
-    {
-        let mut conn = pool.get().context("getting a database connection")?;
-        let applied = migrations::run_pending(&mut conn)
-            .map_err(|e| anyhow::anyhow!("running migrations: {e}"))?;
-        for version in &applied {
-            tracing::info!(%version, "migration applied");
-        }
-    }
+    let pool = open_database(&settings)?;
     if settings.auth.player_token_secret.is_empty() {
         tracing::warn!("auth.player_token_secret is empty: player requests will be refused");
     }
@@ -34,6 +27,46 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     Listeners::start(state, true)?.run().await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The database `serve` runs on: connected, migrated, and refused when erased names exist
+/// and `[privacy] erasure_key` is not the key they were erased under.
+pub fn open_database(settings: &Settings) -> anyhow::Result<DbPool> {
+    let pool = store::connect(&settings.database).context("opening the database")?;
+    let mut conn = pool.get().context("getting a database connection")?;
+    let applied = migrations::run_pending(&mut conn)
+        .map_err(|e| anyhow::anyhow!("running migrations: {e}"))?;
+    for version in &applied {
+        tracing::info!(%version, "migration applied");
+    }
+    check_erasure_key(&mut conn, &settings.privacy)?;
+    drop(conn);
+    Ok(pool)
+}
+
+/// Refuses a key under which erased players' names would no longer match their bans.
+fn check_erasure_key(conn: &mut DbConnection, privacy: &PrivacySettings) -> anyhow::Result<()> {
+    const SETTING: &str = "privacy.erasure_key (ARBITER_PRIVACY__ERASURE_KEY)";
+    let key_check = privacy.erasure_key_check();
+    match check_erasure_key::check(conn, key_check.as_deref(), store::now()) {
+        Ok(KeyAccepted::NothingErased | KeyAccepted::Matches) => Ok(()),
+        Ok(KeyAccepted::RecordedNow) => {
+            tracing::warn!(
+                "{SETTING}: names were erased before key checks were recorded; the configured \
+                 key is taken to be theirs and recorded"
+            );
+            Ok(())
+        }
+        Err(KeyRefused::Missing) => Err(anyhow::anyhow!(
+            "{SETTING} is empty, but players were erased under a key: set it to that key, or \
+             their bans stop matching their old names"
+        )),
+        Err(KeyRefused::Mismatch) => Err(anyhow::anyhow!(
+            "{SETTING} is not the key players were erased under: set it back to that key, or \
+             their bans stop matching their old names"
+        )),
+        Err(KeyRefused::Db(e)) => Err(anyhow::anyhow!("checking {SETTING}: {e}")),
+    }
 }
 
 /// The running HTTP listeners: the API on `server.listen` and, when `[metrics] listen` is set,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use actix_web::web;
 
 use super::auth::player::PlayerTokenVerifier;
+use super::cursor_key::CursorKey;
 use super::error::ApiError;
 use super::metrics::Metrics;
 use super::sqlite_writer::{SqliteWriter, WriteLine};
@@ -37,6 +38,8 @@ pub struct AppState {
     pub moderation: Arc<ModerationPolicy>,
     /// Decision presets (`[moderation] presets_file`, else the built-in ones).
     pub presets: Arc<DecisionPresets>,
+    /// Seals list cursors (`[api] cursor_key`, else a key of this process alone).
+    pub cursor_key: CursorKey,
     /// Wakes this instance's webhook deliverer after a change that emitted sanction events.
     pub webhooks_wake: Arc<tokio::sync::Notify>,
     /// SQLite: the one writer every write goes through. `None` on PostgreSQL, whose writers
@@ -79,8 +82,10 @@ impl AppState {
             )),
             Backend::Postgres => None,
         };
+        let cursor_key = CursorKey::from_setting(&settings.api.cursor_key);
         Ok(AppState {
             backend,
+            cursor_key,
             sqlite_writer,
             settings: Arc::new(settings),
             pool,

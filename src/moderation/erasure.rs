@@ -36,6 +36,18 @@ pub fn name_key(erasure_key: &str, name: &str) -> String {
     hex::encode(mac.finalize().into_bytes())
 }
 
+/// The check value of an erasure key: HMAC-SHA256 of a fixed label under the key, in hex.
+/// Stored beside the erased names, it tells whether a configured key is the one they were
+/// hashed with, and says nothing about the key itself. The label starts with a NUL, which no
+/// name holds, so it is never also a name's key.
+pub fn key_check(erasure_key: &str) -> String {
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(erasure_key.as_bytes()) else {
+        return String::new();
+    };
+    mac.update(b"\0arbiter erasure key check");
+    hex::encode(mac.finalize().into_bytes())
+}
+
 /// `text` with every whole-word occurrence of `name` (case-insensitive) replaced by
 /// `replacement`, or `None` when the name does not occur. A word boundary is any character
 /// that cannot be part of a site name (letters, digits, `_`), so "Spaksi's" and "@spaksi"
@@ -148,6 +160,21 @@ pub fn validate_erasure(name: &str, confirm: &str, why: &str) -> Result<(), Eras
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_check_tells_keys_apart_and_is_no_name_key() {
+        let check = key_check("key-a-0123456789abcdef0123456789ab");
+        assert_eq!(check.len(), 64);
+        assert_eq!(check, key_check("key-a-0123456789abcdef0123456789ab"));
+        assert_ne!(check, key_check("key-b-0123456789abcdef0123456789ab"));
+        assert_ne!(
+            check,
+            name_key(
+                "key-a-0123456789abcdef0123456789ab",
+                "arbiter erasure key check"
+            )
+        );
+    }
 
     #[test]
     fn the_name_is_replaced_as_a_whole_word_in_any_case() {

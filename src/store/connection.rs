@@ -9,7 +9,7 @@ use diesel::r2d2::{self, CustomizeConnection, ManageConnection, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, ConnectionError};
 
-use super::settings::DatabaseSettings;
+use super::settings::{DatabaseSettings, SqliteSynchronous};
 
 /// A connection to either backend. Queries are written once against this type; the
 /// derive dispatches them to the inner connection.
@@ -157,6 +157,8 @@ pub struct ConnectionSetup {
     pub busy_timeout: Duration,
     /// SQLite: the log size (pages) at which a commit checkpoints.
     pub wal_autocheckpoint_pages: u32,
+    /// SQLite: whether a commit is on disk before it is acknowledged.
+    pub synchronous: SqliteSynchronous,
 }
 
 /// SQLite's own default: a commit that brings the log to 1,000 pages checkpoints it.
@@ -174,10 +176,11 @@ impl CustomizeConnection<DbConnection, r2d2::Error> for ConnectionSetup {
                 let pragmas = format!(
                     "PRAGMA busy_timeout = {};\
                      PRAGMA journal_mode = WAL;\
-                     PRAGMA synchronous = NORMAL;\
+                     PRAGMA synchronous = {};\
                      PRAGMA foreign_keys = ON;\
                      PRAGMA wal_autocheckpoint = {};",
                     self.busy_timeout.as_millis(),
+                    self.synchronous.pragma_value(),
                     self.wal_autocheckpoint_pages
                 );
                 sqlite
@@ -243,6 +246,7 @@ fn pool_builder(
             } else {
                 WAL_AUTOCHECKPOINT_PAGES
             },
+            synchronous: settings.sqlite_synchronous,
         })))
 }
 

@@ -31,6 +31,15 @@ diesel::define_sql_function! {
 /// Game ids are changed in chunks of this many (bind limits, bounded memory).
 pub const CHUNK: usize = 500;
 
+/// Whether any name was ever erased.
+pub fn any_erased(conn: &mut DbConnection) -> QueryResult<bool> {
+    let held: Option<String> = erased_names::table
+        .select(erased_names::name_key)
+        .first(conn)
+        .optional()?;
+    Ok(held.is_some())
+}
+
 /// Whether the archive's player look-up holds the name.
 pub fn archived(conn: &mut DbConnection, name: &str) -> QueryResult<bool> {
     Ok(archive_players::table

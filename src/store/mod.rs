@@ -65,6 +65,7 @@ pub mod decisions;
 pub mod erasure;
 pub mod game_search;
 pub mod games;
+pub mod key_checks;
 pub mod migrations;
 pub mod modlog;
 pub mod played_order;
@@ -88,7 +89,9 @@ pub use connection::{
     checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,
     PoolSetupError, PooledConnection,
 };
-pub use settings::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
+pub use settings::{
+    DatabaseSettings, SqliteSynchronous, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS,
+};
 
 use chrono::{DateTime, NaiveDateTime, SubsecRound, Utc};
 

@@ -450,6 +450,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    key_checks (setting) {
+        setting -> Text,
+        key_check -> Text,
+        recorded_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     console_sessions (id) {
         id -> BigInt,
         session_hash -> Text,
@@ -530,5 +538,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_deliveries,
     webhook_attempts,
     console_sessions,
-    erased_names
+    erased_names,
+    key_checks
 );

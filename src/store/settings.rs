@@ -15,6 +15,32 @@ pub struct DatabaseSettings {
     /// SQLite only: how often `arbiter serve` copies the write-ahead log into the database
     /// file, off the writers' path; 0 leaves it to the committing writer.
     pub checkpoint_interval_ms: u64,
+    /// SQLite only: whether a commit reaches the disk before it is acknowledged.
+    pub sqlite_synchronous: SqliteSynchronous,
+}
+
+/// SQLite's `PRAGMA synchronous` in WAL mode (SQLite documentation, "PRAGMA synchronous" and
+/// "Write-Ahead Logging"). Either way the database survives a crash of the process intact;
+/// they differ on a crash of the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SqliteSynchronous {
+    /// The log is flushed to disk at every commit: an acknowledged write survives a power
+    /// cut or an OS crash.
+    Full,
+    /// The log is flushed only at checkpoints: faster commits, but the last acknowledged
+    /// ones can be lost to a power cut or an OS crash (never to `kill -9`).
+    Normal,
+}
+
+impl SqliteSynchronous {
+    /// The value `PRAGMA synchronous` takes.
+    pub fn pragma_value(self) -> &'static str {
+        match self {
+            SqliteSynchronous::Full => "FULL",
+            SqliteSynchronous::Normal => "NORMAL",
+        }
+    }
 }
 
 /// Upper bound of `[database] write_deadline_ms`.

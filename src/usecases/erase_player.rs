@@ -1,6 +1,8 @@
 //! Erase a player, in one transaction: their chat lines and fingerprints deleted, their name
 //! replaced by the pseudonym `erased-<players.id>` everywhere it is stored, the name's keyed
 //! hash kept so their sanctions still answer the standing check; logged as `player_erased`.
+//! The key's check value is recorded with the first erasure, and every later one must be
+//! made under the same key (`check_erasure_key`).
 
 use chrono::NaiveDateTime;
 use diesel::result::Error as DieselError;
@@ -9,6 +11,7 @@ use diesel::{Connection, QueryResult};
 use crate::moderation::erasure::{pseudonym, replace_name};
 use crate::moderation::{AuditAction, PlayerId};
 use crate::store::erasure::{self, Rename, CHUNK};
+use crate::store::key_checks::{self, CheckedKey};
 use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::{players, DbConnection};
 
@@ -18,6 +21,8 @@ pub struct ErasureRequest<'a> {
     pub name: &'a str,
     /// `PrivacySettings::erased_name_key` of the name.
     pub name_key: &'a str,
+    /// `PrivacySettings::erasure_key_check`: the check value of the key `name_key` is under.
+    pub key_check: &'a str,
     pub admin: &'a str,
     pub why: &'a str,
 }
@@ -37,6 +42,9 @@ pub struct Erased {
 pub enum EraseError {
     /// No player of that name: not in moderation, not in the archive.
     UnknownPlayer,
+    /// Earlier erasures were made under another key: this one's hash would not be found by
+    /// an instance running with theirs, nor theirs by this one.
+    KeyMismatch,
     Db(DieselError),
 }
 
@@ -53,6 +61,12 @@ pub fn erase(
     now: NaiveDateTime,
 ) -> Result<Erased, EraseError> {
     conn.transaction(|conn| {
+        // First, and a write: one key's value is recorded, and two racing erasures under
+        // different keys cannot both pass.
+        let recorded = key_checks::record_first(conn, CheckedKey::Erasure, request.key_check, now)?;
+        if recorded != request.key_check {
+            return Err(EraseError::KeyMismatch);
+        }
         let name = request.name;
         let known = players::find_id(conn, name)?.is_some() || erasure::archived(conn, name)?;
         if !known {

@@ -7,6 +7,7 @@
 pub mod add_note;
 pub mod apply_conduct;
 pub mod change_sanction;
+pub mod check_erasure_key;
 pub mod check_filing;
 pub mod claim_case;
 pub mod decide_appeal;

@@ -105,10 +105,20 @@ fn environment_overrides_file_overrides_defaults() {
             "ARBITER_AUTH__PLAYER_TOKEN_SECRET",
             "a-very-long-secret-of-at-least-32-bytes",
         )
+        .env("ARBITER_DATABASE__SQLITE_SYNCHRONOUS", "normal")
+        .env(
+            "ARBITER_API__CURSOR_KEY",
+            "a-cursor-key-of-at-least-32-bytes",
+        )
         .arg("config"));
     assert!(output.status.success(), "{}", stderr(&output));
     let shown = stdout(&output);
     assert!(shown.contains("listen = \"0.0.0.0:9999\""), "{shown}");
+    assert!(shown.contains("sqlite_synchronous = \"normal\""), "{shown}");
+    assert!(
+        !shown.contains("a-cursor-key"),
+        "secrets are redacted: {shown}"
+    );
     assert!(shown.contains("workers = 3"), "{shown}");
     assert!(shown.contains("body_limit_bytes = 1048576"), "{shown}");
     assert!(

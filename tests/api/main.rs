@@ -15,6 +15,8 @@ mod config_startup;
 mod console;
 mod console_browser;
 mod console_pages;
+mod cursors;
+mod erasure_key;
 mod errors;
 mod games;
 mod input_refusals;

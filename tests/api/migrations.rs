@@ -105,6 +105,45 @@ fn sqlite_connections_use_wal_foreign_keys_and_busy_timeout() {
     }
 }
 
+/// `PRAGMA synchronous` of a connection: 2 is FULL, 1 NORMAL.
+fn synchronous(conn: &mut store::DbConnection) -> diesel::QueryResult<i64> {
+    use diesel::sql_types::BigInt;
+    use diesel::{QueryableByName, RunQueryDsl};
+
+    #[derive(QueryableByName)]
+    struct Synchronous {
+        #[diesel(sql_type = BigInt)]
+        synchronous: i64,
+    }
+    diesel::sql_query("PRAGMA synchronous")
+        .get_result::<Synchronous>(conn)
+        .map(|row| row.synchronous)
+}
+
+#[actix_web::test]
+async fn sqlite_commits_reach_the_disk_unless_told_otherwise() {
+    use arbiter::store::SqliteSynchronous;
+
+    for (setting, expected) in [(None, 2), (Some(SqliteSynchronous::Normal), 1)] {
+        let db = TestDb::sqlite();
+        let mut settings = test_settings(&db);
+        if let Some(setting) = setting {
+            settings.database.sqlite_synchronous = setting;
+        }
+        let pool = crate::support::migrated_pool(&settings);
+        let mut reader = pool.get().expect("connection");
+        assert_eq!(
+            synchronous(&mut reader).expect("pragma"),
+            expected,
+            "{setting:?}"
+        );
+        // Every write of the server goes through the writer's own connection.
+        let state = arbiter::api::state::AppState::new(settings, pool.clone()).expect("state");
+        let on_writer = state.write(synchronous).await.expect("pragma");
+        assert_eq!(on_writer, expected, "the writer, {setting:?}");
+    }
+}
+
 #[test]
 fn timestamps_round_trip_exactly() {
     let db = TestDb::new();

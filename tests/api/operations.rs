@@ -130,6 +130,44 @@ async fn documentation_page_is_served_offline() {
     );
 }
 
+#[actix_web::test]
+async fn no_page_may_be_framed() {
+    let app = TestApp::spawn().await;
+    let admin = app.token(TokenRole::Admin, "alice");
+    for (path, bearer, status) in [
+        ("/docs/", None, 200),
+        ("/docs/swagger-initializer.js", None, 200),
+        ("/api/v1/openapi.json", None, 200),
+        ("/api/v1/whoami", Some(admin.as_str()), 200),
+        ("/healthz", None, 200),
+        ("/api/v1/no-such-route", None, 404),
+        ("/api/v1/whoami", None, 401),
+        // Refused by the middleware, before any route.
+        ("/api/v1/players/a%00b/standing", None, 400),
+    ] {
+        let response = app.get(path, bearer).await;
+        assert_eq!(response.status, status, "{path}: {}", response.text());
+        assert_eq!(
+            response.header("x-frame-options").as_deref(),
+            Some("DENY"),
+            "{path}"
+        );
+        assert_eq!(
+            response.header("content-security-policy").as_deref(),
+            Some("frame-ancestors 'none'"),
+            "{path}"
+        );
+    }
+    // The console keeps its own, fuller policy, which forbids framing too.
+    let console = app.get("/admin/sign-in", None).await;
+    assert_eq!(console.header("x-frame-options").as_deref(), Some("DENY"));
+    assert_eq!(
+        console.header("content-security-policy").as_deref(),
+        Some(arbiter::api::console::CONTENT_SECURITY_POLICY)
+    );
+    assert!(arbiter::api::console::CONTENT_SECURITY_POLICY.contains("frame-ancestors 'none'"));
+}
+
 /// The database file itself, without its write-ahead log.
 fn sqlite_file_len(url: &str) -> u64 {
     let path = url.trim_start_matches("sqlite://");

@@ -204,7 +204,7 @@ pub async fn games_page(
         limit: Some(50),
         cursor: filters.cursor.clone(),
     }
-    .by_id()?;
+    .by_id(&state.cursor_key)?;
     let filter = GameListQuery {
         player: filled(&filters.player),
         with: filled(&filters.with),

@@ -61,7 +61,7 @@ pub async fn log_page(
         limit: Some(100),
         cursor: filters.cursor.clone(),
     }
-    .by_id()?;
+    .by_id(&state.cursor_key)?;
     let filter = ModlogQuery {
         player: filled(&filters.player),
         admin: filled(&filters.admin),

@@ -73,7 +73,7 @@ pub async fn sanctions_page(
         limit: Some(50),
         cursor: filters.cursor.clone(),
     }
-    .by_id()?;
+    .by_id(&state.cursor_key)?;
     let filter = SanctionListQuery {
         player: filled(&filters.player),
         kind: filled(&filters.kind),

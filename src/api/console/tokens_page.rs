@@ -31,7 +31,7 @@ async fn render(
         limit: Some(100),
         cursor,
     }
-    .by_id()?;
+    .by_id(&state.cursor_key)?;
     let listed = read_tokens(state, page).await?;
     Ok(html! {
         @if let Some((name, token)) = created {

@@ -28,7 +28,7 @@ async fn render(
             limit: Some(limit),
             cursor: None,
         }
-        .by_id()
+        .by_id(&state.cursor_key)
     };
     let read = read_with_deliveries(state, page_of(200)?, page_of(DELIVERIES)?).await?;
     let (listed, deliveries) = (read.subscriptions, read.deliveries);

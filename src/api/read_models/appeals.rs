@@ -5,6 +5,7 @@ use chrono::NaiveDateTime;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::api::cursor_key::CursorKey;
 use crate::api::error::ApiError;
 use crate::api::json::invalid_query;
 use crate::api::pagination::{
@@ -30,12 +31,12 @@ pub struct AppealListQuery {
     pub cursor: Option<String>,
 }
 
-fn appeal_cursor(filed_at: NaiveDateTime, id: i64) -> String {
-    encode_cursor("appeal", &[micros_field(filed_at), id.to_string()])
+fn appeal_cursor(key: &CursorKey, filed_at: NaiveDateTime, id: i64) -> String {
+    encode_cursor(key, "appeal", &[micros_field(filed_at), id.to_string()])
 }
 
-fn decode_appeal_cursor(cursor: &str) -> Result<(NaiveDateTime, i64), ApiError> {
-    let [at, id] = decode_cursor(cursor, "appeal")?;
+fn decode_appeal_cursor(key: &CursorKey, cursor: &str) -> Result<(NaiveDateTime, i64), ApiError> {
+    let [at, id] = decode_cursor(key, cursor, "appeal")?;
     Ok((
         from_micros_field(&at)?,
         id.parse().map_err(|_| invalid_cursor())?,
@@ -67,7 +68,7 @@ pub async fn read_appeals(
     let after = query
         .cursor
         .as_deref()
-        .map(decode_appeal_cursor)
+        .map(|cursor| decode_appeal_cursor(&state.cursor_key, cursor))
         .transpose()?;
     let mut rows = state
         .read(move |conn| appeals::appeals_page(conn, status, after, limit as i64 + 1))
@@ -75,7 +76,11 @@ pub async fn read_appeals(
     let more = rows.len() > limit;
     rows.truncate(limit);
     let next_cursor = match rows.last() {
-        Some(r) if more => Some(appeal_cursor(r.appeal.filed_at, r.appeal.id.0)),
+        Some(r) if more => Some(appeal_cursor(
+            &state.cursor_key,
+            r.appeal.filed_at,
+            r.appeal.id.0,
+        )),
         _ => None,
     };
     Ok(Page {
@@ -100,7 +105,9 @@ mod tests {
                 .map(|d| d.naive_utc())
                 .unwrap_or_default()
         };
-        let (filed, id) = decode_appeal_cursor(&appeal_cursor(at(5), 9)).unwrap_or_default();
+        let key = CursorKey::from_setting("");
+        let (filed, id) =
+            decode_appeal_cursor(&key, &appeal_cursor(&key, at(5), 9)).unwrap_or_default();
         assert_eq!((filed, id), (at(5), 9));
     }
 }

@@ -48,7 +48,7 @@ pub async fn read_player_page(
         limit: Some(listed),
         cursor: None,
     }
-    .by_id()?;
+    .by_id(&state.cursor_key)?;
     let games = GameListQuery {
         player: Some(name.clone()),
         ..GameListQuery::default()
@@ -60,7 +60,7 @@ pub async fn read_player_page(
         limit: Some(listed),
         ..CaseListQuery::default()
     }
-    .checked()?;
+    .checked(&state.cursor_key)?;
     let now = crate::store::now();
     let in_force = SanctionListQuery {
         player: Some(name.clone()),

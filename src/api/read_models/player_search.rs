@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::api::cursor_key::CursorKey;
 use crate::api::error::ApiError;
 use crate::api::json::invalid_query;
 use crate::api::pagination::{checked_limit, decode_cursor, encode_cursor, invalid_cursor, Page};
@@ -24,8 +25,9 @@ pub struct PlayerSearchQuery {
     pub cursor: Option<String>,
 }
 
-fn cursor_of(found: &PlayerFound) -> String {
+fn cursor_of(key: &CursorKey, found: &PlayerFound) -> String {
     encode_cursor(
+        key,
         "player",
         &[
             hex::encode(&found.player.name_folded),
@@ -34,8 +36,8 @@ fn cursor_of(found: &PlayerFound) -> String {
     )
 }
 
-fn decoded(cursor: &str) -> Result<(String, String), ApiError> {
-    let [folded, name] = decode_cursor(cursor, "player")?;
+fn decoded(key: &CursorKey, cursor: &str) -> Result<(String, String), ApiError> {
+    let [folded, name] = decode_cursor(key, cursor, "player")?;
     let text = |field: String| {
         hex::decode(field)
             .ok()
@@ -76,7 +78,11 @@ pub async fn read_players(
         ));
     }
     let limit = i64::from(checked_limit(query.limit)?);
-    let after = query.cursor.as_deref().map(decoded).transpose()?;
+    let after = query
+        .cursor
+        .as_deref()
+        .map(|cursor| decoded(&state.cursor_key, cursor))
+        .transpose()?;
     let mut rows = state
         .read(move |conn| player_search::page(conn, &prefix, after, limit + 1, crate::store::now()))
         .await?;
@@ -84,7 +90,7 @@ pub async fn read_players(
     let more = rows.len() > keep;
     rows.truncate(keep);
     let next_cursor = if more {
-        rows.last().map(cursor_of)
+        rows.last().map(|found| cursor_of(&state.cursor_key, found))
     } else {
         None
     };

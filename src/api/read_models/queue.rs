@@ -5,6 +5,7 @@ use chrono::NaiveDateTime;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::api::cursor_key::CursorKey;
 use crate::api::error::ApiError;
 use crate::api::json::{invalid_query, query_enum};
 use crate::api::pagination::{
@@ -27,8 +28,9 @@ struct QueueCursor {
 }
 
 impl QueueCursor {
-    fn encode(&self) -> String {
+    fn encode(&self, cursor_key: &CursorKey) -> String {
         encode_cursor(
+            cursor_key,
             "queue",
             &[
                 micros_field(self.as_of),
@@ -39,8 +41,8 @@ impl QueueCursor {
         )
     }
 
-    fn decode(cursor: &str) -> Result<QueueCursor, ApiError> {
-        let [as_of, priority, opened_at, id] = decode_cursor(cursor, "queue")?;
+    fn decode(cursor_key: &CursorKey, cursor: &str) -> Result<QueueCursor, ApiError> {
+        let [as_of, priority, opened_at, id] = decode_cursor(cursor_key, cursor, "queue")?;
         let priority = u64::from_str_radix(&priority, 16)
             .map(f64::from_bits)
             .ok()
@@ -101,11 +103,13 @@ pub struct CaseListing {
     after: Option<QueueKey>,
     limit: usize,
     now: NaiveDateTime,
+    cursor_key: CursorKey,
 }
 
 impl CaseListQuery {
-    /// The request checked; a page after the first ranks at the first page's moment.
-    pub fn checked(self) -> Result<CaseListing, ApiError> {
+    /// The request checked; a page after the first ranks at the first page's moment. A cursor
+    /// must be one sealed under `cursor_key`.
+    pub fn checked(self, cursor_key: &CursorKey) -> Result<CaseListing, ApiError> {
         let limit = checked_limit(self.limit)? as usize;
         let filter = QueueFilter {
             status: parse_status(self.status.as_deref())?,
@@ -121,13 +125,14 @@ impl CaseListQuery {
         let cursor = self
             .cursor
             .as_deref()
-            .map(QueueCursor::decode)
+            .map(|cursor| QueueCursor::decode(cursor_key, cursor))
             .transpose()?;
         Ok(CaseListing {
             filter,
             after: cursor.map(|c| c.key),
             limit,
             now: cursor.map_or_else(crate::store::now, |c| c.as_of),
+            cursor_key: *cursor_key,
         })
     }
 }
@@ -157,7 +162,7 @@ pub fn cases_page(
                 as_of: now,
                 key: last.key(),
             }
-            .encode(),
+            .encode(&listing.cursor_key),
         ),
         _ => None,
     };
@@ -173,7 +178,7 @@ pub fn cases_page(
 
 /// `cases_page` on a pooled connection.
 pub async fn read_cases(state: &AppState, query: CaseListQuery) -> Result<CasePage, ApiError> {
-    let listing = query.checked()?;
+    let listing = query.checked(&state.cursor_key)?;
     let policy = state.moderation.clone();
     state
         .read(move |conn| cases_page(conn, &listing, &policy))
@@ -201,12 +206,14 @@ mod tests {
                 id: CaseId(77),
             },
         };
-        assert_eq!(QueueCursor::decode(&cursor.encode()).ok(), Some(cursor));
-        assert!(QueueCursor::decode("nope").is_err());
-        assert!(QueueCursor::decode(&encode_cursor("id", &["5".to_string()])).is_err());
+        let key = CursorKey::from_setting("");
+        let decode = |text: &str| QueueCursor::decode(&key, text);
+        assert_eq!(decode(&cursor.encode(&key)).ok(), Some(cursor));
+        assert!(decode("nope").is_err());
+        assert!(decode(&encode_cursor(&key, "id", &["5".to_string()])).is_err());
         let nan = format!("{:016x}", f64::NAN.to_bits());
         let fields = ["1".to_string(), nan, "1".to_string(), "1".to_string()];
-        assert!(QueueCursor::decode(&encode_cursor("queue", &fields)).is_err());
+        assert!(decode(&encode_cursor(&key, "queue", &fields)).is_err());
     }
 
     #[test]

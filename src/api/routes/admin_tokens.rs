@@ -26,7 +26,7 @@ pub async fn list_tokens(
     state: web::Data<AppState>,
     query: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<TokenView>>, ApiError> {
-    let page = query.by_id()?;
+    let page = query.by_id(&state.cursor_key)?;
     Ok(web::Json(read_tokens(&state, page).await?))
 }
 

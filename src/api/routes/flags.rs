@@ -45,7 +45,7 @@ pub async fn player_flags(
     name: web::Path<String>,
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<FlagView>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     Ok(web::Json(
         flags::read_player_flags(&state, name.into_inner(), page).await?,
     ))

@@ -175,7 +175,7 @@ pub async fn list_games(
     page: web::Query<PageQuery>,
     query: web::Query<GameListQuery>,
 ) -> Result<web::Json<Page<GameSummary>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     let filter = query.filter()?;
     Ok(web::Json(games::read_games(&state, filter, page).await?))
 }

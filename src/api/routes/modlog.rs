@@ -25,7 +25,7 @@ pub async fn list_modlog(
     query: web::Query<ModlogQuery>,
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<ModlogEntryView>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     let filter = query.into_inner().filter()?;
     Ok(web::Json(read_modlog(&state, filter, page).await?))
 }

@@ -52,6 +52,6 @@ pub async fn list_notes(
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<NoteView>>, ApiError> {
     let player = checked_name(&name)?;
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     Ok(web::Json(notes::read(&state, player, page).await?))
 }

@@ -270,7 +270,7 @@ fn items<T: Serialize>(
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not an admin", body = ErrorEnvelope),
         (status = 404, description = "Nothing is held under this name", body = ErrorEnvelope),
-        (status = 409, description = "Erasure is not configured ([privacy] erasure_key is empty)", body = ErrorEnvelope),
+        (status = 409, description = "Erasure is not configured ([privacy] erasure_key is empty), or earlier erasures were made under another key", body = ErrorEnvelope),
         (status = 422, description = "`confirm` is not the name, `why` is empty or too long, or the name is already a pseudonym", body = ErrorEnvelope),
     ))]
 pub async fn erase_player(
@@ -282,23 +282,24 @@ pub async fn erase_player(
     let player = checked_name(&name)?;
     let body = body.into_inner();
     validate_erasure(&player, body.confirm.trim(), &body.why).map_err(erasure_problem)?;
-    let name_key = state
-        .settings
-        .privacy
-        .erased_name_key(&player)
-        .ok_or_else(|| {
-            ApiError::conflict(
-                "erasure_not_configured",
-                "Erasure needs [privacy] erasure_key (ARBITER_PRIVACY__ERASURE_KEY): the key of \
-                 the hash that keeps the erased name answering the standing check.",
-            )
-        })?;
+    let privacy = &state.settings.privacy;
+    let (Some(name_key), Some(key_check)) = (
+        privacy.erased_name_key(&player),
+        privacy.erasure_key_check(),
+    ) else {
+        return Err(ApiError::conflict(
+            "erasure_not_configured",
+            "Erasure needs [privacy] erasure_key (ARBITER_PRIVACY__ERASURE_KEY): the key of \
+             the hash that keeps the erased name answering the standing check.",
+        ));
+    };
     let why = body.why.trim().to_string();
     let erased = state
         .write(move |conn| {
             let request = ErasureRequest {
                 name: &player,
                 name_key: &name_key,
+                key_check: &key_check,
                 admin: &admin.name,
                 why: &why,
             };
@@ -306,6 +307,12 @@ pub async fn erase_player(
                 EraseError::UnknownPlayer => ApiError::not_found(
                     "player_not_found",
                     format!("Nothing is held about player {player:?}."),
+                ),
+                EraseError::KeyMismatch => ApiError::conflict(
+                    "erasure_key_mismatch",
+                    "Earlier erasures were made under another [privacy] erasure_key \
+                     (ARBITER_PRIVACY__ERASURE_KEY): every instance must run with the key they \
+                     were made under.",
                 ),
                 EraseError::Db(e) => e.into(),
             })

@@ -57,7 +57,7 @@ pub async fn shared_games(
     shared: web::Query<SharedQuery>,
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<SharedGame>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     let player = name.into_inner();
     let other = shared.into_inner().with.filter(|w| !w.trim().is_empty());
     let filter = GameFilter {

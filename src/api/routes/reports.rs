@@ -108,7 +108,7 @@ pub async fn my_reports(
     state: web::Data<AppState>,
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<ReportView>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     let rows = state
         .read(move |conn| {
             reports::own_page(

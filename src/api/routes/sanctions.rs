@@ -31,7 +31,7 @@ pub async fn list_sanctions(
     query: web::Query<SanctionListQuery>,
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<SanctionListingView>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     let filter = query.into_inner().filter(store::now())?;
     Ok(web::Json(read_sanctions(&state, filter, page).await?))
 }
@@ -52,7 +52,7 @@ pub async fn my_sanctions(
     state: web::Data<AppState>,
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<SanctionListingView>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     let filter = SanctionFilter {
         player: Some(player.player),
         ..SanctionFilter::default()

@@ -46,7 +46,7 @@ pub async fn list_subscriptions(
     state: web::Data<AppState>,
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<SubscriptionView>>, ApiError> {
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     Ok(web::Json(read_subscriptions(&state, page).await?))
 }
 
@@ -88,6 +88,6 @@ pub async fn list_deliveries(
     page: web::Query<PageQuery>,
 ) -> Result<web::Json<Page<DeliveryView>>, ApiError> {
     let id = id.into_inner();
-    let page = page.by_id()?;
+    let page = page.by_id(&state.cursor_key)?;
     Ok(web::Json(read_deliveries(&state, id, page).await?))
 }
