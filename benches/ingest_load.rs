@@ -10,6 +10,8 @@
 //!   cargo bench --bench ingest_load -- --warm-up 10000   (games posted first, untimed)
 //!   cargo bench --bench ingest_load -- --apply-interval-ms 1000 --apply-batch 200   (applier)
 //!   cargo bench --bench ingest_load -- --offensive-every 4   (a report-worthy line every 4th game)
+//!   cargo bench --bench ingest_load -- --synchronous normal   (SQLite commits not flushed; `full`
+//!       by default, as `[database] sqlite_synchronous`)
 //! The in-process service runs its conduct applier; with conduct on, the bench then waits for
 //! the applier to empty the queue and prints that lag, the rate including it, and the longest
 //! queue seen while posting (bounded: the applier keeps up).
@@ -34,7 +36,7 @@ use arbiter::api::auth::tokens::{self, TokenRole};
 use arbiter::api::state::AppState;
 use arbiter::config::Settings;
 use arbiter::rules::pgn4;
-use arbiter::store::{self, migrations};
+use arbiter::store::{self, migrations, SqliteSynchronous};
 use serde_json::json;
 
 #[derive(Clone)]
@@ -60,6 +62,8 @@ struct Options {
     apply_batch: Option<u32>,
     /// Rounds of on/off pairs (0: one run as `--conduct` says).
     compare: usize,
+    /// `[database] sqlite_synchronous` of the in-process service (`full` by default).
+    synchronous: SqliteSynchronous,
 }
 
 fn options() -> Options {
@@ -77,6 +81,7 @@ fn options() -> Options {
         apply_interval_ms: None,
         apply_batch: None,
         compare: 0,
+        synchronous: SqliteSynchronous::Full,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -94,6 +99,12 @@ fn options() -> Options {
             "--pool-size" => o.pool_size = value.and_then(|v| v.parse().ok()).unwrap_or(8),
             "--apply-interval-ms" => o.apply_interval_ms = value.and_then(|v| v.parse().ok()),
             "--apply-batch" => o.apply_batch = value.and_then(|v| v.parse().ok()),
+            "--synchronous" => {
+                o.synchronous = match value.as_deref() {
+                    Some("normal") => SqliteSynchronous::Normal,
+                    _ => SqliteSynchronous::Full,
+                }
+            }
             "--compare" => o.compare = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--warm-up" => o.warm_up = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--players-apart" => o.players_apart = value.and_then(|v| v.parse().ok()).unwrap_or(0),
@@ -125,9 +136,13 @@ struct InProcess {
 /// `database_url`, conduct tracking on or off.
 fn start_server(o: &Options, database_url: String, conduct: bool) -> InProcess {
     let mut settings = Settings::defaults().expect("default settings");
+    // The load comes from one address with one token: the rate limits would be measured.
+    settings.limits.address_per_second = 0;
+    settings.limits.credential_per_second = 0;
     settings.conduct.enabled = conduct;
     settings.database.url = database_url;
     settings.database.pool_size = o.pool_size;
+    settings.database.sqlite_synchronous = o.synchronous;
     if let Some(ms) = o.apply_interval_ms {
         settings.conduct.apply_interval_ms = ms;
     }

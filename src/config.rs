@@ -10,12 +10,15 @@ use figment::providers::{Env, Format, Toml};
 use figment::Figment;
 use serde::{Deserialize, Serialize};
 
+mod limits;
+
 pub use crate::archive::ArchiveSettings;
 pub use crate::chat::{ChatSettings, MAX_CHAT_WINDOW_GAMES};
 pub use crate::collusion::CollusionSettings;
 pub use crate::conduct::{ConductSettings, MAX_CONDUCT_APPLY_BATCH, MAX_CONDUCT_APPLY_INTERVAL_MS};
 pub use crate::moderation::retention::RetentionSettings;
 pub use crate::store::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
+pub use limits::LimitSettings;
 
 /// The documented defaults, compiled in so the binary needs no files beside it.
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
@@ -47,6 +50,7 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     pub webhooks: WebhookSettings,
     pub console: ConsoleSettings,
+    pub limits: LimitSettings,
 }
 
 /// The admin console's sign-in sessions.
@@ -122,7 +126,18 @@ pub struct ServerSettings {
     pub body_limit_bytes: usize,
     pub workers: usize,
     pub shutdown_timeout_secs: u64,
+    /// Seconds a client has to send a request's headers (408 after).
+    pub header_deadline_secs: u64,
+    /// Seconds a client has to send a request's body once its headers are in (408 after).
+    pub body_deadline_secs: u64,
+    /// Connections open at once, all clients together; more wait to be accepted.
+    pub max_connections: usize,
+    /// Connections one client address (an IPv6 /64) may hold open at once; more are closed.
+    pub max_connections_per_address: u32,
 }
+
+/// Upper bound of `[server] header_deadline_secs` and `body_deadline_secs`.
+pub const MAX_REQUEST_DEADLINE_SECS: u64 = 600;
 
 /// The HTTP API's own key.
 #[derive(Clone, Serialize, Deserialize)]
@@ -339,6 +354,9 @@ impl Settings {
         self.validate_auth()?;
         self.validate_chat_and_conduct()?;
         self.validate_privacy_metrics_and_log()?;
+        if let Some((key, message)) = self.limits.problem() {
+            return Err(bad(key, &message));
+        }
         Ok(())
     }
 
@@ -383,6 +401,35 @@ impl Settings {
         }
         if self.server.body_limit_bytes == 0 {
             return Err(bad("server.body_limit_bytes", "must be greater than 0"));
+        }
+        self.validate_connections()
+    }
+
+    /// Request deadlines and connection bounds.
+    fn validate_connections(&self) -> Result<(), ConfigError> {
+        let deadlines = [
+            (
+                "server.header_deadline_secs",
+                self.server.header_deadline_secs,
+            ),
+            ("server.body_deadline_secs", self.server.body_deadline_secs),
+        ];
+        for (key, secs) in deadlines {
+            if !(1..=MAX_REQUEST_DEADLINE_SECS).contains(&secs) {
+                return Err(bad(
+                    key,
+                    &format!("must be between 1 and {MAX_REQUEST_DEADLINE_SECS}"),
+                ));
+            }
+        }
+        if self.server.max_connections == 0 {
+            return Err(bad("server.max_connections", "must be greater than 0"));
+        }
+        if self.server.max_connections_per_address == 0 {
+            return Err(bad(
+                "server.max_connections_per_address",
+                "must be greater than 0",
+            ));
         }
         Ok(())
     }
@@ -749,6 +796,39 @@ mod tests {
         assert!(err.to_string().contains("api.cursor_key"), "{err}");
         let s = Settings::defaults().expect("defaults");
         assert_eq!(s.api.cursor_key, "", "a random key by default");
+    }
+
+    #[test]
+    fn request_deadlines_connection_bounds_and_limits_are_checked() {
+        for (toml, key) in [
+            (
+                "[server]\nbody_deadline_secs = 0\n",
+                "server.body_deadline_secs",
+            ),
+            (
+                "[server]\nheader_deadline_secs = 601\n",
+                "server.header_deadline_secs",
+            ),
+            (
+                "[server]\nmax_connections_per_address = 0\n",
+                "server.max_connections_per_address",
+            ),
+            ("[limits]\naddress_burst = 10\n", "limits.address_burst"),
+            (
+                "[limits]\nsign_in_lockout_failures = 0\n",
+                "limits.sign_in_lockout_failures",
+            ),
+            (
+                "[limits]\ntrusted_proxies = [\"proxy\"]\n",
+                "trusted_proxies",
+            ),
+        ] {
+            let err = Settings::from_toml_str(toml).unwrap_err();
+            assert!(err.to_string().contains(key), "{toml}: {err}");
+        }
+        let off = Settings::from_toml_str("[limits]\naddress_per_second = 0\naddress_burst = 0\n")
+            .expect("a rate of 0 turns the limit off");
+        assert_eq!(off.limits.address_per_second, 0);
     }
 
     #[test]

@@ -10,7 +10,10 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use super::error::ApiError;
 use super::state::AppState;
-use super::{console, frame_headers, json, metrics_endpoint, middleware, openapi, route_table};
+use super::{
+    body_deadline, console, frame_headers, json, limits, metrics_endpoint, middleware, openapi,
+    route_table,
+};
 
 /// Builds the application. `extra` mounts additional services (tests use it for fault
 /// injection routes); production passes `|_| {}`.
@@ -46,10 +49,12 @@ where
         .configure(extra)
         .default_service(web::to(not_found))
         .wrap(from_fn(middleware::refuse_nul))
+        .wrap(from_fn(body_deadline::enforce))
         .wrap(ErrorHandlers::new().handler(
             StatusCode::METHOD_NOT_ALLOWED,
             middleware::method_not_allowed,
         ))
+        .wrap(from_fn(limits::middleware::enforce))
         .wrap(from_fn(middleware::observe))
         // Outermost, so refusals by the middleware above and contained panics carry it too.
         .wrap(from_fn(frame_headers::deny_framing))

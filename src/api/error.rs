@@ -7,6 +7,12 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
+use crate::store::DbFault;
+
+/// Seconds a caller is asked to wait after a database fault: long enough for a PostgreSQL
+/// restart or a fail-over to finish, short enough that the game server's retry is not felt.
+pub const FAULT_RETRY_AFTER_SECS: u64 = 5;
+
 /// Why a request was not authenticated; shown to the caller as `details.reason`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AuthFailure {
@@ -103,6 +109,9 @@ pub enum ApiError {
         message: String,
         details: Value,
     },
+    /// 408: the request's body did not arrive within `[server] body_deadline_secs`.
+    #[error("The request body did not arrive within {deadline_secs} seconds; nothing was done.")]
+    RequestTimeout { deadline_secs: u64 },
     /// 429: too many requests; retry later.
     #[error("Too many requests; retry in {retry_after_secs} seconds.")]
     TooManyRequests { retry_after_secs: u64 },
@@ -117,9 +126,10 @@ pub enum ApiError {
     /// 500: a fault on our side. The cause is logged, never shown.
     #[error("Internal error: {0}")]
     Internal(String),
-    /// 503: a dependency (the database) is unavailable.
-    #[error("{message}")]
-    Unavailable { message: String },
+    /// 503: the database cannot serve (gone, restarting, read-only, full); nothing was
+    /// written. Clears by itself when the database is back.
+    #[error("{} Retry in {FAULT_RETRY_AFTER_SECS} seconds.", fault.sentence())]
+    Unavailable { fault: DbFault },
     /// 503: SQLite's one writer did not reach this write within `[database]
     /// write_deadline_ms`; nothing was written.
     #[error("The database is busy with other writes; nothing was written. Retry in {retry_after_secs} seconds.")]
@@ -162,6 +172,19 @@ impl ApiError {
         ApiError::Internal(cause.to_string())
     }
 
+    /// Seconds the caller is asked to wait (`Retry-After`), for the refusals that say so.
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            ApiError::TooManyRequests { retry_after_secs }
+            | ApiError::WriterBusy { retry_after_secs }
+            | ApiError::RateLimited {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
+            ApiError::Unavailable { .. } => Some(FAULT_RETRY_AFTER_SECS),
+            _ => None,
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::BadRequest { code, .. }
@@ -176,6 +199,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::UnsupportedMediaType { .. } => "unsupported_media_type",
             ApiError::TooManyRequests { .. } => "rate_limited",
+            ApiError::RequestTimeout { .. } => "request_timeout",
             ApiError::Internal(_) => "internal",
             ApiError::Unavailable { .. } => "unavailable",
             ApiError::WriterBusy { .. } => "busy",
@@ -196,9 +220,13 @@ impl ApiError {
             ApiError::PayloadTooLarge { limit } => json!({ "limit_bytes": limit }),
             ApiError::UnsupportedMediaType { accepted } => json!({ "accepted": accepted }),
             ApiError::MethodNotAllowed { allowed } => json!({ "allowed": allowed }),
+            ApiError::RequestTimeout { deadline_secs } => json!({ "deadline_secs": deadline_secs }),
             ApiError::TooManyRequests { retry_after_secs }
             | ApiError::WriterBusy { retry_after_secs } => {
                 json!({ "retry_after_secs": retry_after_secs })
+            }
+            ApiError::Unavailable { fault } => {
+                json!({ "reason": fault.reason(), "retry_after_secs": FAULT_RETRY_AFTER_SECS })
             }
             _ => json!({}),
         }
@@ -231,6 +259,7 @@ impl ResponseError for ApiError {
             ApiError::Forbidden { .. } | ApiError::Refused { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -248,7 +277,9 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         match self {
             ApiError::Internal(cause) => tracing::error!(error.cause = %cause, "internal error"),
-            ApiError::Unavailable { message } => tracing::warn!(%message, "unavailable"),
+            ApiError::Unavailable { fault } => {
+                tracing::warn!(reason = fault.reason(), "database unavailable")
+            }
             ApiError::WriterBusy { .. } => tracing::warn!("write refused: the writer is busy"),
             _ => {}
         }
@@ -260,14 +291,10 @@ impl ResponseError for ApiError {
             ApiError::MethodNotAllowed { allowed } => {
                 response.insert_header((header::ALLOW, allowed.join(", ")));
             }
-            ApiError::TooManyRequests { retry_after_secs }
-            | ApiError::WriterBusy { retry_after_secs }
-            | ApiError::RateLimited {
-                retry_after_secs, ..
-            } => {
-                response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
-            }
             _ => {}
+        }
+        if let Some(secs) = self.retry_after_secs() {
+            response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
         response.json(self.envelope())
     }
@@ -301,7 +328,13 @@ impl From<diesel::result::Error> for ApiError {
                 message: "The resource already exists.".to_string(),
                 details: json!({ "constraint": info.constraint_name() }),
             },
-            other => ApiError::internal(format!("database: {other}")),
+            other => match DbFault::of(&other) {
+                Some(fault) => {
+                    tracing::warn!(error = %other, reason = fault.reason(), "database fault");
+                    ApiError::Unavailable { fault }
+                }
+                None => ApiError::internal(format!("database: {other}")),
+            },
         }
     }
 }
@@ -310,7 +343,7 @@ impl From<diesel::r2d2::PoolError> for ApiError {
     fn from(err: diesel::r2d2::PoolError) -> Self {
         tracing::warn!(error = %err, "database pool");
         ApiError::Unavailable {
-            message: "The database is unavailable.".to_string(),
+            fault: DbFault::Unreachable,
         }
     }
 }

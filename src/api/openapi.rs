@@ -3,9 +3,10 @@
 //! `/metrics`. Add each new body type to `schemas(...)`.
 //!
 //! `StandardResponses` then adds the answers every route of a kind can give, so no route can
-//! forget one: 401 and 503 on authenticated routes, 400/413/415 on routes with a body, 400 on
-//! routes with an integer path id or query parameters. Route-specific answers (403, 404, 409,
-//! 422, 429) stay in each handler's annotation.
+//! forget one: 429 on every route, 401 and 503 on authenticated routes, 400/408/413/415 on
+//! routes with a body, 400 on routes with an integer path id or query parameters.
+//! Route-specific answers (403, 404, 409, 422, and 429s of their own) stay in each handler's
+//! annotation.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -166,13 +167,20 @@ fn add_standard_responses(operation: &mut Operation) {
             operation,
             "503",
             error_response(
-                "The database is unavailable: no pooled connection within \
-                 `database.connect_timeout_secs` (`unavailable`); or, on SQLite, a write \
-                 waited longer than `database.write_deadline_ms` for the one writer (`busy`, \
-                 with `Retry-After`; nothing was written).",
+                "The database cannot serve, with `Retry-After`; nothing was written: it is \
+                 unreachable or restarting, read-only, or its disk is full (`unavailable`, \
+                 `details.reason`: `database_unreachable`, `database_read_only`, \
+                 `database_full`, `database_io_error`, `database_write_aborted`); or, on SQLite, a write waited longer \
+                 than `database.write_deadline_ms` for the one writer (`busy`).",
             ),
         );
     }
+    add_or_extend(
+        operation,
+        "429",
+        "Over a rate limit of `[limits]` (`rate_limited`, with `Retry-After`; \
+         `details.limit`: `address`, `credential` or `failed_authentication`).",
+    );
 }
 
 /// The 400 line: each way this operation's input can be unreadable.
@@ -231,6 +239,14 @@ fn set_unauthorized(operation: &mut Operation) {
 
 /// The 413 and 415 lines of an operation that takes a body.
 fn add_body_refusals(operation: &mut Operation, body_types: &[String]) {
+    insert_missing(
+        operation,
+        "408",
+        error_response(
+            "The body did not arrive within `server.body_deadline_secs` \
+             (`request_timeout`); the connection is closed.",
+        ),
+    );
     insert_missing(
         operation,
         "413",

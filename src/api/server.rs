@@ -8,6 +8,7 @@ use actix_web::{web, HttpServer};
 use anyhow::Context;
 
 use super::app::build_app;
+use super::connection_limits::ConnectionLimits;
 use super::jobs::start::start_all;
 use super::metrics_endpoint::metrics_only_app;
 use super::state::AppState;
@@ -89,12 +90,20 @@ impl Listeners {
         let metrics_listen = state.settings.metrics.listen_addr();
 
         let api_state = state.clone();
+        let connections = ConnectionLimits::new(server.max_connections_per_address);
+        let worker_count = if workers > 0 {
+            workers
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        };
         let mut api = HttpServer::new(move || build_app(api_state.clone(), |_| {}))
             .shutdown_timeout(shutdown_timeout)
-            .client_request_timeout(Duration::from_secs(30));
-        if workers > 0 {
-            api = api.workers(workers);
-        }
+            .client_request_timeout(Duration::from_secs(server.header_deadline_secs))
+            .max_connections(server.max_connections.div_ceil(worker_count))
+            .on_connect(move |connection, extensions| {
+                connections.on_connect(connection, extensions)
+            })
+            .workers(worker_count);
         if !handle_signals {
             api = api.disable_signals();
         }

@@ -8,8 +8,10 @@ use actix_web::web;
 use super::auth::player::PlayerTokenVerifier;
 use super::cursor_key::CursorKey;
 use super::error::ApiError;
+use super::limits::RequestLimits;
 use super::metrics::Metrics;
 use super::sqlite_writer::{SqliteWriter, WriteLine};
+use super::write_health::WriteHealth;
 use crate::chat::{Analyzer, AnalyzerError};
 use crate::collusion::CollusionPolicy;
 use crate::conduct::ConductPolicy;
@@ -42,6 +44,10 @@ pub struct AppState {
     pub cursor_key: CursorKey,
     /// Wakes this instance's webhook deliverer after a change that emitted sanction events.
     pub webhooks_wake: Arc<tokio::sync::Notify>,
+    /// Request rate limits and the console's sign-in throttle (`[limits]`).
+    pub limits: Arc<RequestLimits>,
+    /// Whether this instance's writes are failing on a database fault (`/readyz`).
+    pub write_health: Arc<WriteHealth>,
     /// SQLite: the one writer every write goes through. `None` on PostgreSQL, whose writers
     /// share the pool and wait for each other's row locks.
     sqlite_writer: Option<Arc<SqliteWriter>>,
@@ -83,6 +89,7 @@ impl AppState {
             Backend::Postgres => None,
         };
         let cursor_key = CursorKey::from_setting(&settings.api.cursor_key);
+        let limits = Arc::new(RequestLimits::from_settings(&settings.limits));
         Ok(AppState {
             backend,
             cursor_key,
@@ -97,6 +104,8 @@ impl AppState {
             moderation: Arc::new(moderation),
             presets: Arc::new(presets),
             webhooks_wake: Arc::new(tokio::sync::Notify::new()),
+            write_health: Arc::new(WriteHealth::default()),
+            limits,
         })
     }
 
@@ -131,10 +140,12 @@ impl AppState {
         T: Send + 'static,
         E: Into<ApiError> + Send + 'static,
     {
-        match &self.sqlite_writer {
+        let outcome = match &self.sqlite_writer {
             Some(writer) => writer.run(line, work).await,
             None => self.read(work).await,
-        }
+        };
+        self.write_health.observe(&outcome);
+        outcome
     }
 
     /// Runs store code that only reads on a pooled connection, off the async workers.

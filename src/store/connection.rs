@@ -159,6 +159,8 @@ pub struct ConnectionSetup {
     pub wal_autocheckpoint_pages: u32,
     /// SQLite: whether a commit is on disk before it is acknowledged.
     pub synchronous: SqliteSynchronous,
+    /// SQLite: the database's ceiling in pages; 0 for none.
+    pub max_pages: u32,
 }
 
 /// SQLite's own default: a commit that brings the log to 1,000 pages checkpoints it.
@@ -183,8 +185,13 @@ impl CustomizeConnection<DbConnection, r2d2::Error> for ConnectionSetup {
                     self.synchronous.pragma_value(),
                     self.wal_autocheckpoint_pages
                 );
+                let ceiling = if self.max_pages > 0 {
+                    format!("PRAGMA max_page_count = {};", self.max_pages)
+                } else {
+                    String::new()
+                };
                 sqlite
-                    .batch_execute(&pragmas)
+                    .batch_execute(&(pragmas + &ceiling))
                     .map_err(r2d2::Error::QueryError)
             }
             DbConnection::Postgres(pg) => pg
@@ -247,6 +254,7 @@ fn pool_builder(
                 WAL_AUTOCHECKPOINT_PAGES
             },
             synchronous: settings.sqlite_synchronous,
+            max_pages: settings.sqlite_max_pages,
         })))
 }
 

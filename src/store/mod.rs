@@ -63,6 +63,7 @@ pub mod connection;
 pub mod console_sessions;
 pub mod decisions;
 pub mod erasure;
+pub mod fault;
 pub mod game_search;
 pub mod games;
 pub mod key_checks;
@@ -84,11 +85,13 @@ pub mod schema;
 pub mod settings;
 pub mod webhook_outbox;
 pub mod webhook_subscriptions;
+pub mod write_probe;
 
 pub use connection::{
     checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,
     PoolSetupError, PooledConnection,
 };
+pub use fault::DbFault;
 pub use settings::{
     DatabaseSettings, SqliteSynchronous, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS,
 };

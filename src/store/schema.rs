@@ -458,6 +458,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    write_probes (id) {
+        id -> BigInt,
+        filler -> Text,
+    }
+}
+
+diesel::table! {
     console_sessions (id) {
         id -> BigInt,
         session_hash -> Text,
@@ -539,5 +546,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_attempts,
     console_sessions,
     erased_names,
-    key_checks
+    key_checks,
+    write_probes
 );

@@ -17,6 +17,9 @@ pub struct DatabaseSettings {
     pub checkpoint_interval_ms: u64,
     /// SQLite only: whether a commit reaches the disk before it is acknowledged.
     pub sqlite_synchronous: SqliteSynchronous,
+    /// SQLite only: a ceiling on the database file, in pages of 4 KiB (`PRAGMA
+    /// max_page_count`); 0 is no ceiling but the disk's. Reaching it answers like a full disk.
+    pub sqlite_max_pages: u32,
 }
 
 /// SQLite's `PRAGMA synchronous` in WAL mode (SQLite documentation, "PRAGMA synchronous" and

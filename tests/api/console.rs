@@ -55,6 +55,8 @@ pub(crate) async fn seed_case(app: &TestApp) -> i64 {
 pub(crate) struct Browser<'a> {
     app: &'a TestApp,
     pub(crate) cookies: BTreeMap<String, String>,
+    /// The address requests come from; none unless a test sets it (rate limits count it).
+    pub(crate) peer: Option<std::net::SocketAddr>,
 }
 
 fn set_cookies(response: &TestResponse) -> Vec<String> {
@@ -77,11 +79,15 @@ impl<'a> Browser<'a> {
         Browser {
             app,
             cookies: BTreeMap::new(),
+            peer: None,
         }
     }
 
     pub(crate) async fn send(&mut self, request: TestRequest) -> TestResponse {
         let mut request = request;
+        if let Some(peer) = self.peer {
+            request = request.peer_addr(peer);
+        }
         if !self.cookies.is_empty() {
             let header: Vec<String> = self
                 .cookies

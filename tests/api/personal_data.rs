@@ -45,7 +45,7 @@ async fn moderation_history(app: &TestApp, admin: &str) -> i64 {
     let filed = report(
         app,
         "Quill",
-        json!({ "accused": [NAME], "reason": "offensive_chat", "game": 7001,
+        json!({ "accused": [NAME, "Fenwick"], "reason": "offensive_chat", "game": 7001,
                 "message": "Zorblax insulted me twice" }),
     )
     .await;
@@ -138,11 +138,24 @@ async fn an_export_holds_every_kind_of_record() {
     assert_eq!(full["games"][0]["player_seat"]["device_fp"], "dev-9f1");
     assert_eq!(full["chat_lines"][0]["text"], "hello all, good luck");
     assert_eq!(full["reports_received"][0]["reporter"], "Quill");
+    assert_eq!(
+        full["reports_received"][0]["message"],
+        "Zorblax insulted me twice"
+    );
+    let mut accused: Vec<&str> = full["reports_received"][0]["accused"]
+        .as_array()
+        .expect("accused")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    accused.sort_unstable();
+    assert_eq!(accused, ["Fenwick", NAME]);
     assert_eq!(full["reports_filed"][0]["accused"], json!(["Mossy"]));
     assert_eq!(full["sanctions"][0]["kind"], "chat_ban");
     assert!(full["conduct"].is_object(), "{}", full["conduct"]);
 
-    // The player's own: the same records, without reporters or notes.
+    // The player's own: the same records, without what the API hides from the accused
+    // elsewhere: the reporter, their message, the other accused, the notes.
     let own = app.get(&path, Some(&app.player_token(NAME))).await;
     assert_eq!(own.status, 200, "{}", own.text());
     let own = own.json();
@@ -151,6 +164,13 @@ async fn an_export_holds_every_kind_of_record() {
     assert!(
         own["reports_received"][0].get("reporter").is_none(),
         "{own}"
+    );
+    assert!(own["reports_received"][0]["message"].is_null(), "{own}");
+    assert_eq!(own["reports_received"][0]["accused"], json!([NAME]));
+    assert!(!own.to_string().contains("insulted me"), "{own}");
+    assert_eq!(
+        own["reports_filed"][0]["message"],
+        "Mossy stalled against me, Zorblax"
     );
     assert!(own.get("notes").is_none());
 

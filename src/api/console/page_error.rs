@@ -37,6 +37,14 @@ impl From<ApiError> for ConsoleError {
 }
 
 impl ConsoleError {
+    /// Seconds to wait before trying again, when the refusal says so.
+    fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            ConsoleError::Api(error) => error.retry_after_secs(),
+            _ => None,
+        }
+    }
+
     /// The sentence a page shows for this error. An internal error's cause goes to the log,
     /// not to the page.
     pub fn sentence(&self) -> String {
@@ -110,13 +118,17 @@ impl ResponseError for ConsoleError {
             s if s.is_server_error() => "Server error",
             _ => "Not done",
         };
-        bare_page(
+        let mut page = bare_page(
             status,
             title,
             html! {
                 p.error role="alert" { (self.sentence()) }
                 p { a href="/admin/" { "Back to the queue" } }
             },
-        )
+        );
+        if let Some(secs) = self.retry_after_secs() {
+            page.headers_mut().insert(header::RETRY_AFTER, secs.into());
+        }
+        page
     }
 }

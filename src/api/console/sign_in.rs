@@ -1,5 +1,7 @@
 //! Signing in with an admin API token, signing out, and the admin's list of running sessions.
 
+use std::time::Instant;
+
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use chrono::Duration;
@@ -16,6 +18,8 @@ use super::session::{
 use super::session_state::SessionState;
 use super::text::{console_path, when};
 use crate::api::auth::tokens::{self, TokenRole};
+use crate::api::error::ApiError;
+use crate::api::limits::middleware::{request_address, whole_seconds};
 use crate::api::state::AppState;
 use crate::store::{self, api_tokens, console_sessions, to_utc};
 
@@ -128,7 +132,21 @@ fn admin_token(conn: &mut store::DbConnection, presented: &str) -> Result<(i64, 
     }
 }
 
-/// `POST /admin/sign-in`: checks the token, opens a session, sets its cookie.
+/// Refuses a sign-in attempt made before the address's wait is over (`[limits] sign_in_*`).
+fn too_many_sign_ins(wait: std::time::Duration) -> ConsoleError {
+    let retry_after_secs = whole_seconds(wait);
+    ConsoleError::Api(ApiError::RateLimited {
+        code: "sign_in_throttled",
+        message: format!(
+            "Too many failed sign-ins from your address; try again in {retry_after_secs} seconds."
+        ),
+        retry_after_secs,
+        details: serde_json::json!({ "retry_after_secs": retry_after_secs }),
+    })
+}
+
+/// `POST /admin/sign-in`: checks the token, opens a session, sets its cookie. Each failure
+/// makes the address wait longer before its next try, up to a lockout (`[limits]`).
 pub async fn sign_in(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -153,6 +171,14 @@ pub async fn sign_in(
     };
     if !csrf_matches(&expected, &form.csrf) {
         return Err(ConsoleError::CsrfRefused);
+    }
+    let address = request_address(&req, &state.limits);
+    if let Some(address) = address {
+        state
+            .limits
+            .sign_in
+            .admits(address, Instant::now())
+            .map_err(too_many_sign_ins)?;
     }
     let secret = new_secret();
     let hash = secret_hash(&secret);
@@ -186,6 +212,15 @@ pub async fn sign_in(
             Ok(Ok(name))
         })
         .await?;
+    if let Some(address) = address {
+        match &opened {
+            Err(_) => {
+                let wait = state.limits.sign_in.failed(address, Instant::now());
+                tracing::warn!(%address, wait_secs = wait.as_secs(), "console: sign-in failed");
+            }
+            Ok(_) => state.limits.sign_in.succeeded(address),
+        }
+    }
     match opened {
         Err(why) => Ok(sign_in_form(
             &req,

@@ -7,7 +7,7 @@ use actix_web::{web, HttpResponse};
 use crate::api::error::{ApiError, ErrorEnvelope};
 use crate::api::state::AppState;
 use crate::api::views::health::{Health, HealthStatus};
-use crate::store;
+use crate::store::{self, write_probe, DbFault};
 
 /// Longest a readiness probe waits for a database connection.
 const READY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -21,11 +21,13 @@ pub async fn healthz() -> web::Json<Health> {
     })
 }
 
-/// The database is reachable: the instance can take traffic.
+/// The database is reachable and takes writes: the instance can take traffic. After a write
+/// failed on a database fault, each probe writes (and deletes) a scratch row until that works
+/// again, so the answer turns ready by itself once the fault is gone.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses(
         (status = 200, description = "Ready", body = Health),
-        (status = 503, description = "Database unreachable", body = ErrorEnvelope),
+        (status = 503, description = "The database is unreachable, or refuses writes (`details.reason`), with `Retry-After`", body = ErrorEnvelope),
     ))]
 pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, ApiError> {
     let pool = state.pool.clone();
@@ -34,17 +36,18 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, Api
         store::ping(&mut conn).map_err(|e| e.to_string())
     })
     .await?;
-    match reachable {
-        Ok(()) => Ok(web::Json(Health {
-            status: HealthStatus::Ready,
-        })),
-        Err(cause) => {
-            tracing::warn!(%cause, "readiness check failed");
-            Err(ApiError::Unavailable {
-                message: "The database is not reachable.".to_string(),
-            })
-        }
+    if let Err(cause) = reachable {
+        tracing::warn!(%cause, "readiness check failed");
+        return Err(ApiError::Unavailable {
+            fault: DbFault::Unreachable,
+        });
     }
+    if state.write_health.failing().is_some() {
+        state.write(write_probe::probe).await?;
+    }
+    Ok(web::Json(Health {
+        status: HealthStatus::Ready,
+    }))
 }
 
 /// Prometheus metrics in the text exposition format. Served beside the API unless

@@ -32,8 +32,9 @@ const EXPORT_PAGE: i64 = 500;
 /// Everything held about a player, as one JSON document: games with the player's seat and
 /// result, their chat lines still held, reports filed and received, cases, sanctions,
 /// appeals, admins' notes and the conduct record. Streamed: a player with many games costs
-/// the service one page of rows at a time. The player's own export leaves out who reported
-/// them and the admins' notes. Logged as `player_exported`.
+/// the service one page of rows at a time. The player's own export leaves out what the API
+/// hides from them elsewhere: who reported them, the reporters' messages, the other players a
+/// report names, and the admins' notes. Logged as `player_exported`.
 #[utoipa::path(get, path = "/api/v1/players/{name}/export", tag = "moderation",
     security(("bearer" = [])),
     params(("name" = String, Path, description = "Player name", example = "Spaksi")),
@@ -105,7 +106,7 @@ pub async fn export_player(
         to_json(&scope)?,
         to_json(&now)?
     );
-    let rest = rest_of_document(records, scope, conduct)?;
+    let rest = rest_of_document(records, scope, &player, conduct)?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .streaming(export_stream(state, player, head, rest)))
@@ -116,6 +117,7 @@ pub async fn export_player(
 fn rest_of_document(
     records: ExportRecords,
     scope: ExportScope,
+    player: &str,
     conduct: Option<ConductRecordView>,
 ) -> Result<String, ApiError> {
     #[derive(Serialize)]
@@ -129,17 +131,16 @@ fn rest_of_document(
         notes: Option<Vec<ExportNoteView>>,
         conduct: Option<ConductRecordView>,
     }
-    let report = |r| ExportReportView::new(r, scope);
     let rest = Rest {
         reports_filed: records
             .reports_filed
             .into_iter()
-            .map(report)
+            .map(|r| ExportReportView::filed(r, scope))
             .collect::<Result<_, _>>()?,
         reports_received: records
             .reports_received
             .into_iter()
-            .map(report)
+            .map(|r| ExportReportView::received(r, scope, player))
             .collect::<Result<_, _>>()?,
         cases: records
             .cases

@@ -38,7 +38,8 @@ pub struct PlayerExport {
     /// The player's own chat lines still held (retention purges old ones).
     pub chat_lines: Vec<ExportChatLineView>,
     pub reports_filed: Vec<ExportReportView>,
-    /// Reports naming the player; in the player's own export without the reporter.
+    /// Reports naming the player; in the player's own export without the reporter, the
+    /// reporter's message or the other accused.
     pub reports_received: Vec<ExportReportView>,
     pub cases: Vec<ExportCaseView>,
     pub sanctions: Vec<ExportSanctionView>,
@@ -106,6 +107,7 @@ pub struct ExportReportView {
     pub id: i64,
     pub source: ReportSource,
     pub reason: ReportReason,
+    /// The reporter's words; null in the accused's own export.
     pub message: Option<String>,
     /// The archived game's id.
     pub game_id: Option<i64>,
@@ -115,11 +117,46 @@ pub struct ExportReportView {
     /// Who filed it: only in an admin's export, and null for the service's own reports.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reporter: Option<String>,
+    /// The players the report names; in the accused's own export, only themselves.
     pub accused: Vec<String>,
 }
 
 impl ExportReportView {
-    pub fn new(report: ExportReport, scope: ExportScope) -> Result<ExportReportView, ApiError> {
+    /// A report the player filed: all of it is theirs to see.
+    pub fn filed(report: ExportReport, scope: ExportScope) -> Result<ExportReportView, ApiError> {
+        let reporter = match scope {
+            ExportScope::Admin => report.reporter.clone(),
+            ExportScope::Own => None,
+        };
+        ExportReportView::from_row(report, reporter)
+    }
+
+    /// A report naming the player. Their own export leaves out what the API hides from the
+    /// accused everywhere else: who filed it, the reporter's message and the other accused
+    /// (as `GET /players/{name}/standing` and the case views do).
+    pub fn received(
+        report: ExportReport,
+        scope: ExportScope,
+        player: &str,
+    ) -> Result<ExportReportView, ApiError> {
+        match scope {
+            ExportScope::Admin => {
+                let reporter = report.reporter.clone();
+                ExportReportView::from_row(report, reporter)
+            }
+            ExportScope::Own => {
+                let mut view = ExportReportView::from_row(report, None)?;
+                view.message = None;
+                view.accused.retain(|name| name == player);
+                Ok(view)
+            }
+        }
+    }
+
+    fn from_row(
+        report: ExportReport,
+        reporter: Option<String>,
+    ) -> Result<ExportReportView, ApiError> {
         Ok(ExportReportView {
             id: report.id,
             source: stored("report source", &report.source)?,
@@ -133,10 +170,7 @@ impl ExportReportView {
                 .map(|o| stored("report outcome", o))
                 .transpose()?,
             decided_at: report.decided_at.map(to_utc),
-            reporter: match scope {
-                ExportScope::Admin => report.reporter,
-                ExportScope::Own => None,
-            },
+            reporter,
             accused: report.accused,
         })
     }
