@@ -601,12 +601,8 @@ pub fn check(text: &str) -> GameCheck {
     out.setup = setup_label(&replay);
     out.eliminations = replay.eliminations().to_vec();
     out.unknown_variants = replay.rules.unknown_variants.clone();
-    let standing = replay.standing.clone();
-    result_mismatches(&replay, &standing, &mut out.mismatches);
-    if let Some(term) = &out.termination {
-        termination_mismatches(&replay, term, &mut out.mismatches);
-    }
-    out.computed = Some(standing);
+    out.mismatches = tag_mismatches(&replay);
+    out.computed = Some(replay.standing.clone());
     out.tag_result = replay.tag_result.clone();
     out
 }
@@ -638,6 +634,17 @@ fn setup_label(replay: &Replay) -> String {
     } else {
         replay.setup.clone()
     }
+}
+
+/// Every way the `Result` and `Termination` tags disagree with the replay, one sentence each
+/// (empty when they agree). `check` reports them; the archive refuses a game that has any.
+pub fn tag_mismatches(replay: &Replay) -> Vec<String> {
+    let mut mismatches = Vec::new();
+    result_mismatches(replay, &replay.standing, &mut mismatches);
+    if let Some(term) = replay.pgn.tag("Termination") {
+        termination_mismatches(replay, term, &mut mismatches);
+    }
+    mismatches
 }
 
 /// Where the `Result` tag disagrees with the computed standing (points, or the winning team).
