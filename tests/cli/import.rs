@@ -178,3 +178,52 @@ fn a_result_that_disagrees_with_the_replay_is_rejected_as_over_http() {
         "{text}"
     );
 }
+
+/// A real game as the older exports wrote it: on one line, `=Q` for the 1-point queen.
+fn on_one_line(from: &str) -> String {
+    let text = std::fs::read_to_string(from).expect("game");
+    let (tags, moves) = text.split_at(text.find("\n1. ").expect("move text"));
+    let moves = moves.replace("=D", "=Q");
+    format!(
+        "{}{}\n",
+        tags.replace('\n', ""),
+        moves.replace('\n', " ").trim_end()
+    )
+}
+
+#[test]
+fn a_file_of_games_one_per_line_imports_each_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = format!(
+        "{}{}",
+        on_one_line(&format!("{FFA}/cc_game_0016.pgn4")),
+        on_one_line(&format!("{FFA}/cc_game_0022.pgn4"))
+    );
+    assert_eq!(text.lines().count(), 2);
+    std::fs::write(dir.path().join("history.pgn4"), &text).expect("write");
+    let output = import(dir.path(), &["history.pgn4"]);
+    let text = stderr(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("imported 2, duplicates 0, rejected 0 (2 files"),
+        "{text}"
+    );
+    // A syntax error in the second game refuses the file at its line.
+    let broken = format!(
+        "{}{}",
+        on_one_line(&format!("{FFA}/cc_game_0017.pgn4")),
+        on_one_line(&format!("{FFA}/cc_game_0018.pgn4")).replacen("1. ", "1. h2-h99 .. ", 1)
+    );
+    std::fs::write(dir.path().join("broken.pgn4"), broken).expect("write");
+    let output = import(dir.path(), &["broken.pgn4"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("rejected broken.pgn4: PGN4 syntax error at line 2, column"),
+        "{text}"
+    );
+    assert!(
+        text.contains("imported 0, duplicates 0, rejected 1"),
+        "{text}"
+    );
+}
