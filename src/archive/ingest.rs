@@ -1,10 +1,10 @@
 //! A submitted game, checked against its replay, and the facts derived from it.
 //!
-//! `prepare` replays the PGN4 with the rules core, checks every other part of the submission
-//! against the replay (`validate`) and derives the rows to store (`facts`), the chat review
-//! (`chat_review`), the seats' conduct outcomes (`conduct`) and the collusion statistics. On
-//! failure it returns an `IngestError` naming the offending field. Nothing here touches
-//! storage.
+//! `prepare` replays the PGN4 with the rules core, refuses it when its tags disagree with the
+//! replay (`result_agreement`), checks every other part of the submission against the replay
+//! (`validate`) and derives the rows to store (`facts`), the chat review (`chat_review`), the
+//! seats' conduct outcomes (`conduct`) and the collusion statistics. On failure it returns an
+//! `IngestError` naming the offending field. Nothing here touches storage.
 
 use std::sync::Arc;
 
@@ -21,6 +21,7 @@ use super::facts::{
     date_tag, elimination_causes, seat_facts, stored, termination_kind, to_i32, ChatRow,
     EventFacts, GameFacts, SeatFacts,
 };
+use super::result_agreement::check_result;
 use super::submission::{content_hash, Submission};
 use super::validate::{check_chat, check_events, game_number, seats_for};
 use crate::collusion::{interactions, CollusionPolicy, GameInteractions};
@@ -73,6 +74,7 @@ pub fn prepare_with(
     collusion: Option<&Arc<CollusionPolicy>>,
 ) -> Result<PreparedGame, IngestError> {
     let replay = replay::replay(&submission.pgn4).map_err(replay_error)?;
+    check_result(&replay)?;
     let plies = replay.plies.len();
     let site_game_id = game_number(&submission, &replay)?;
     let seats_in = seats_for(&submission, &replay)?;

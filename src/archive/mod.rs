@@ -5,6 +5,7 @@
 //!
 //! - `submission`: the wire types a game server posts;
 //! - `validate`: the submission checked against its replay;
+//! - `result_agreement`: the `Result` and `Termination` tags checked against the replay;
 //! - `error`: why a submission was refused;
 //! - `facts`: the rows derived from the replay;
 //! - `chat_review`: flags and automatic reports from the chat;
@@ -17,6 +18,7 @@ pub mod error;
 pub mod facts;
 pub mod ingest;
 pub mod player_name;
+pub mod result_agreement;
 pub mod settings;
 pub mod submission;
 mod validate;
@@ -28,6 +30,7 @@ pub use error::{replay_error, IngestError};
 pub use facts::{points_taken, ChatRow, EventFacts, GameFacts, SeatFacts};
 pub use ingest::{prepare, prepare_with, CollusionFacts, PreparedGame};
 pub use player_name::{name_problem, NameProblem};
+pub use result_agreement::{check_result, RESULT_MISMATCH};
 pub use settings::ArchiveSettings;
 pub use submission::{
     ChatChannel, ChatInput, EventInput, EventKind, SeatColour, SeatInput, Submission,

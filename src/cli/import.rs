@@ -1,6 +1,7 @@
 //! `arbiter import PATH...`: bulk import of PGN4 files straight into the store.
 //!
-//! Files are read in batches; each batch is replayed on several threads while the previous
+//! A file holds one game, or several (older exports: one game per line), each imported on its
+//! own. Files are read in batches; each batch is replayed on several threads while the previous
 //! batch is written in one transaction. Re-running is safe: games already stored are counted
 //! as duplicates (or rejected when their content differs).
 
@@ -13,10 +14,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::archive::AbortPreset;
-use crate::archive::{prepare_with, ChatReview, PreparedGame, Submission};
+use crate::archive::{prepare_with, replay_error, ChatReview, PreparedGame, Submission};
 use crate::collusion::CollusionPolicy;
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
+use crate::rules::pgn4;
+use crate::rules::replay::ReplayError;
 use crate::store::{self, DbConnection};
 use crate::usecases::import_games;
 use crate::usecases::ingest_game::StoreOutcome;
@@ -69,9 +72,9 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let sources = files.iter().map(|path| {
+    let sources = files.iter().flat_map(|path| {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"));
-        (path.display().to_string(), text)
+        games_of(path.display().to_string(), text)
     });
     let started = std::time::Instant::now();
     let analyzer = crate::chat::Analyzer::shared()?;
@@ -127,6 +130,29 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The games of one file: the file itself, or each game of a file holding several (older
+/// exports wrote one game per line), labelled with the line it starts on. A syntax error
+/// refuses the whole file, at its line and column, with the sentence the ingest gives.
+pub fn games_of(label: String, text: Result<String, String>) -> Vec<Source> {
+    let text = match text {
+        Ok(text) => text,
+        unread => return vec![(label, unread)],
+    };
+    match pgn4::split_games(&text) {
+        Ok(games) if games.len() > 1 => games
+            .into_iter()
+            .map(|(line, game)| {
+                (
+                    format!("{label} (game at line {line})"),
+                    Ok(game.to_string()),
+                )
+            })
+            .collect(),
+        Ok(_) => vec![(label, Ok(text))],
+        Err(e) => vec![(label, Err(replay_error(ReplayError::Parse(e)).message))],
+    }
 }
 
 /// Every `*.pgn4` file under the paths (files named directly are taken whatever their name),

@@ -401,10 +401,13 @@ fn play_ply(
             if let Some(marker) = text.suffix.auto_move {
                 start_walking(game, marker, index, ply)?;
             }
-            let mv = find_move(game.position(), text, list).map_err(|reason| match reason {
-                MoveProblem::Unsupported(what) => ReplayError::Unsupported { what },
-                MoveProblem::Illegal(reason) => illegal(index, ply, game, reason),
-            })?;
+            let mv =
+                find_move(game.position(), game.rules(), text, list).map_err(
+                    |reason| match reason {
+                        MoveProblem::Unsupported(what) => ReplayError::Unsupported { what },
+                        MoveProblem::Illegal(reason) => illegal(index, ply, game, reason),
+                    },
+                )?;
             Ok(game.play_unchecked(mv))
         }
     }
@@ -439,6 +442,7 @@ fn square_of(position: &Position, text: SquareText) -> Option<u16> {
 
 fn find_move(
     position: &Position,
+    rules: &RuleSet,
     text: &MoveText,
     list: &mut MoveList,
 ) -> Result<super::position::Move, MoveProblem> {
@@ -451,7 +455,7 @@ fn find_move(
     };
     let promotion = match text.promotion {
         Some(c) => match PieceKind::from_letter(c) {
-            Some(k) => Some(k),
+            Some(k) => Some(promotion_as_meant(k, rules)),
             None => {
                 return Err(MoveProblem::Unsupported(format!(
                     "promotion to piece type '{c}'"
@@ -507,6 +511,22 @@ fn find_move(
             None => "a promotion piece must be given".to_string(),
         })
     })
+}
+
+/// The piece a written promotion letter means. The site's older exports (2018) wrote the
+/// promotion to the FFA 1-point queen as `=Q` under `PromoteTo=D`: where the rules promote to
+/// `D` and not to `Q`, a written `Q` can only mean the `D`. Every other letter means itself, so
+/// a promotion the rules do not allow (`=N` under `PromoteTo=D`) stays illegal.
+fn promotion_as_meant(written: PieceKind, rules: &RuleSet) -> PieceKind {
+    let moves = &rules.moves;
+    if written == PieceKind::Queen
+        && !moves.may_promote_to(PieceKind::Queen)
+        && moves.may_promote_to(PieceKind::OnePointQueen)
+    {
+        PieceKind::OnePointQueen
+    } else {
+        written
+    }
 }
 
 /// Read the `Result` tag: Teams `1-0`/`0-1`/`1/2-1/2`; FFA `name: points - name: points ...`
@@ -601,12 +621,8 @@ pub fn check(text: &str) -> GameCheck {
     out.setup = setup_label(&replay);
     out.eliminations = replay.eliminations().to_vec();
     out.unknown_variants = replay.rules.unknown_variants.clone();
-    let standing = replay.standing.clone();
-    result_mismatches(&replay, &standing, &mut out.mismatches);
-    if let Some(term) = &out.termination {
-        termination_mismatches(&replay, term, &mut out.mismatches);
-    }
-    out.computed = Some(standing);
+    out.mismatches = tag_mismatches(&replay);
+    out.computed = Some(replay.standing.clone());
     out.tag_result = replay.tag_result.clone();
     out
 }
@@ -638,6 +654,17 @@ fn setup_label(replay: &Replay) -> String {
     } else {
         replay.setup.clone()
     }
+}
+
+/// Every way the `Result` and `Termination` tags disagree with the replay, one sentence each
+/// (empty when they agree). `check` reports them; the archive refuses a game that has any.
+pub fn tag_mismatches(replay: &Replay) -> Vec<String> {
+    let mut mismatches = Vec::new();
+    result_mismatches(replay, &replay.standing, &mut mismatches);
+    if let Some(term) = replay.pgn.tag("Termination") {
+        termination_mismatches(replay, term, &mut mismatches);
+    }
+    mismatches
 }
 
 /// Where the `Result` tag disagrees with the computed standing (points, or the winning team).

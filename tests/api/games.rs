@@ -505,3 +505,106 @@ async fn bulk_import_is_safe_to_rerun_and_names_rejected_files() {
     assert_eq!(second.rejected.len(), first.rejected.len());
     assert_eq!(count_rows(&mut conn).expect("counts"), stored);
 }
+
+/// The tags of a real game without its moves.
+fn tags_only(text: &str) -> String {
+    text.lines()
+        .filter(|l| l.starts_with('['))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The tags of a real game as a game aborted before any move: another number, `Result "*"`,
+/// no `Termination`.
+pub(crate) fn aborted_before_any_move(text: &str, number: &str) -> String {
+    tags_only(text)
+        .lines()
+        .filter(|l| !l.starts_with("[Termination "))
+        .map(|l| {
+            if l.starts_with("[Result ") {
+                "[Result \"*\"]\n".to_string()
+            } else if l.starts_with("[GameNr ") {
+                format!("[GameNr \"{number}\"]\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_result_that_disagrees_with_the_replay_is_refused_and_stores_nothing() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "eu-1");
+    let admin = app.token(TokenRole::Admin, "alice");
+    let game = std::fs::read_to_string(format!("{DATA}/ffa/cc_game_0016.pgn4")).expect("game");
+    let before = counts(&app);
+
+    // Tags only: the claimed win in the Termination tag computes 60 points for Green, the
+    // Result gives every player's final points.
+    let error = post_text(&app, &server, &tags_only(&game))
+        .await
+        .assert_error(422, "result_mismatch");
+    assert_eq!(error["details"]["field"], "pgn4");
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains(
+            "points: computed Red 0, Blue 0, Yellow 0, Green 60 \
+             but Result says Red 85, Blue 10, Yellow 35, Green 79"
+        ),
+        "{message}"
+    );
+    // The same over JSON.
+    let error = app
+        .post_json(
+            "/api/v1/games",
+            Some(&server),
+            &json!({ "pgn4": tags_only(&game) }),
+        )
+        .await
+        .assert_error(422, "result_mismatch");
+    assert_eq!(error["message"].as_str(), Some(message));
+
+    // Every move legal, but the last round is missing: the Result disagrees with the moves.
+    let short = std::fs::read_to_string(format!("{DATA}/quirks/human_4pc_game_100783164.pgn4"))
+        .expect("quirk game");
+    let error = post_text(&app, &server, &short)
+        .await
+        .assert_error(422, "result_mismatch");
+    assert!(
+        error["message"].as_str().unwrap_or("").contains(
+            "points: computed Red 38, Blue 78, Yellow 58, Green 27 \
+             but Result says Red 58, Blue 58, Yellow 58, Green 27"
+        ),
+        "{error}"
+    );
+    // A truncated export whose Termination says checkmate and whose Result gives final points.
+    let truncated =
+        std::fs::read_to_string(format!("{DATA}/quirks/cc_game_0235.pgn4")).expect("quirk game");
+    let error = post_text(&app, &server, &truncated)
+        .await
+        .assert_error(422, "result_mismatch");
+    let mismatches = error["details"]["mismatches"].as_array().expect("list");
+    assert!(
+        mismatches
+            .iter()
+            .any(|m| m.as_str().is_some_and(|m| m.contains("still running"))),
+        "{error}"
+    );
+    assert_eq!(counts(&app), before, "refusals stored nothing");
+
+    // Aborted before any move: stored, with nobody on points and no result.
+    let aborted = aborted_before_any_move(&game, "104071137");
+    let response = post_text(&app, &server, &aborted).await;
+    assert_eq!(response.status, 201, "{}", response.text());
+    let id = response.json()["id"].as_i64().expect("id");
+    let view = app
+        .get(&format!("/api/v1/games/{id}"), Some(&admin))
+        .await
+        .json();
+    assert_eq!(view["plies"], 0);
+    assert_eq!(view["termination"], "unfinished");
+    for seat in view["seats"].as_array().expect("seats") {
+        assert_eq!(seat["points"], 0, "{view}");
+    }
+}

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod fuzz_regressions;
+mod old_spellings;
 mod presets;
 mod properties;
 mod real_games;

@@ -10,7 +10,12 @@
 //!   dead-king-walking automatic move (`Kk1-k2R`, `O-OT`) is `Suffix::auto_move`.
 //! - A game result token at the end of the move text (`1-0`, `0-1`, `1/2-1/2`, `*`) is accepted
 //!   and dropped: the `Result` tag carries the outcome.
-//! - Comments `{ }` and variations `( )` are skipped; comments do not nest (PGN rule).
+//! - Comments `{ }` and variations `( )` are skipped; comments do not nest (PGN rule). The
+//!   clock comments of older exports (`{ date=... clock=178312 }`) are comments like any.
+//! - Line breaks mean nothing: a whole game on one line (tags, even written `][`, then the
+//!   move text) reads as the same game on many lines. One text is one game; a file of several
+//!   (one per line in older exports) is split with [`split_games`]. What older spellings are
+//!   read, and which are refused, is in `docs/pgn4.md`.
 
 mod parser;
 mod syntax;
@@ -36,6 +41,12 @@ impl PlyAction {
 /// Reads a PGN4 document: tags (optional) then the main line.
 pub fn parse(text: &str) -> Result<Pgn4, ParseError> {
     parser::parse_document(text)
+}
+
+/// The games of a text holding one or several (older exports: one game per line), each as its
+/// text and the line it starts on; read them with [`parse`].
+pub fn split_games(text: &str) -> Result<Vec<(u32, &str)>, ParseError> {
+    parser::split_documents(text)
 }
 
 /// Like [`parse`], for raw bytes: invalid UTF-8 is an error at the first bad byte.

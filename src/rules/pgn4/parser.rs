@@ -11,8 +11,37 @@ pub(super) fn parse_document(text: &str) -> Result<Pgn4, ParseError> {
     reader.skip_byte_order_mark();
     let mut pgn = Pgn4::default();
     reader.read_tags(&mut pgn.tags)?;
-    reader.read_movetext(&mut pgn.plies)?;
+    reader.read_movetext(&mut pgn.plies, Games::One)?;
     Ok(pgn)
+}
+
+/// Splits a text holding several games (the site's older exports wrote one game per line, and
+/// a file may hold many): each game's text and the line it starts on. A new game starts where
+/// a tag follows move text (or a result token); every game is read as [`parse_document`] reads
+/// one, so a syntax error anywhere fails the whole text, at its line and column.
+pub(super) fn split_documents(text: &str) -> Result<Vec<(u32, &str)>, ParseError> {
+    let mut reader = Reader::new(text);
+    reader.skip_byte_order_mark();
+    let mut games = Vec::new();
+    loop {
+        reader.skip_whitespace();
+        if reader.peek().is_none() {
+            return Ok(games);
+        }
+        let (start, line) = (reader.pos, reader.line);
+        let mut tags = Vec::new();
+        let mut plies = Vec::new();
+        reader.read_tags(&mut tags)?;
+        reader.read_movetext(&mut plies, Games::Several)?;
+        games.push((line, reader.slice(start, reader.pos).trim_end()));
+    }
+}
+
+/// Whether the text read holds one game, or may hold several one after the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Games {
+    One,
+    Several,
 }
 
 /// Reads a single ply token such as `Nj1-i3`, `O-O+` or `T`.
@@ -342,7 +371,9 @@ impl<'a> Reader<'a> {
             .map(|token| token.len())
     }
 
-    fn read_movetext(&mut self, plies: &mut Vec<PlyText>) -> Result<(), ParseError> {
+    /// Reads the main line up to the end of the text or, with `Games::Several`, up to the
+    /// tags of the next game.
+    fn read_movetext(&mut self, plies: &mut Vec<PlyText>, games: Games) -> Result<(), ParseError> {
         let mut slot = Slot::Start;
         let mut round: u32 = 0;
         let mut index_in_round: u8 = 0;
@@ -357,12 +388,20 @@ impl<'a> Reader<'a> {
                 }
                 self.advance_to(self.pos + len);
                 self.skip_trivia()?;
-                if self.peek().is_some() {
-                    return Err(self.error_here("the end of the game after the result"));
-                }
-                return Ok(());
+                return match self.peek() {
+                    None => Ok(()),
+                    Some(b'[') if games == Games::Several => Ok(()),
+                    Some(_) => Err(self.error_here("the end of the game after the result")),
+                };
             }
             match byte {
+                b'[' if games == Games::Several && slot == Slot::AfterPly => return Ok(()),
+                b'[' if slot == Slot::AfterPly => {
+                    return Err(self.error_here(
+                        "'..' before the next ply, or the next round number \
+                         (a second game's tags? one game per text)",
+                    ))
+                }
                 b'0'..=b'9' => {
                     if matches!(slot, Slot::AfterRoundNumber | Slot::AfterSeparator) {
                         return Err(self.error_here("a move"));
