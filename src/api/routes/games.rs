@@ -94,7 +94,7 @@ impl From<IngestError> for ApiError {
         (status = 200, description = "The same game was already stored", body = IngestResult),
         (status = 403, description = "Not a game server", body = ErrorEnvelope),
         (status = 409, description = "Different content under the same game number", body = ErrorEnvelope),
-        (status = 422, description = "Syntax error, illegal move, or a field that does not match the game", body = ErrorEnvelope),
+        (status = 422, description = "Syntax error, illegal move, a field that does not match the game, or tags that disagree with the replay (`result_mismatch`, `details.mismatches`)", body = ErrorEnvelope),
     ))]
 pub async fn ingest_game(
     _server: ServerCaller,
