@@ -275,6 +275,8 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
     // A game server's token does not open the console.
     sign_in(&client, &base, &game_server).await;
     wait_for_text(&client, "only admin tokens sign in here").await;
+    // A failed sign-in makes the address wait `[limits] sign_in_delay_ms` (1 s) before the next.
+    actix_web::rt::time::sleep(Duration::from_millis(1_100)).await;
 
     // Sign in; the queue lists both cases.
     sign_in(&client, &base, &admin).await;
