@@ -7,12 +7,14 @@
 //! defines it (`state::AppState`, `error::ApiError`), never from here.
 
 pub mod actions;
+pub mod address_class;
 pub mod app;
 pub mod auth;
 pub mod console;
 pub mod cursor_key;
 pub mod error;
 pub mod frame_headers;
+pub mod ip_network;
 pub mod jobs;
 pub mod json;
 pub mod metrics;
@@ -30,5 +32,7 @@ pub mod state;
 pub mod statuses;
 pub mod submission_schema;
 pub mod views;
+pub mod webhook_policy;
+pub mod webhook_resolver;
 pub mod webhook_signature;
 pub mod wire_enums;

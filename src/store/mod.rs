@@ -83,7 +83,9 @@ pub mod sanctions;
 pub mod schema;
 pub mod settings;
 pub mod webhook_outbox;
+pub mod webhook_sealing;
 pub mod webhook_subscriptions;
+pub mod webhook_url;
 
 pub use connection::{
     checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,

@@ -124,7 +124,11 @@ pub fn announce_ended(
 #[derive(Debug, Clone, PartialEq)]
 pub struct DueDelivery {
     pub delivery_id: i64,
+    /// As stored: without credentials, or a legacy URL with them.
     pub url: String,
+    /// Sealed, if the URL has credentials.
+    pub url_credentials: Option<String>,
+    /// Sealed, or a legacy plain secret.
     pub secret: String,
     pub event_id: String,
     pub kind: String,
@@ -141,7 +145,16 @@ pub fn lease_due(
     lease: TimeDelta,
     limit: i64,
 ) -> QueryResult<Vec<DueDelivery>> {
-    type Row = (i64, String, String, String, String, String, i32);
+    type Row = (
+        i64,
+        String,
+        Option<String>,
+        String,
+        String,
+        String,
+        String,
+        i32,
+    );
     let due: Vec<Row> = webhook_deliveries::table
         .inner_join(webhook_events::table)
         .inner_join(webhook_subscriptions::table)
@@ -158,6 +171,7 @@ pub fn lease_due(
         .select((
             webhook_deliveries::id,
             webhook_subscriptions::url,
+            webhook_subscriptions::url_credentials,
             webhook_subscriptions::secret,
             webhook_events::event_id,
             webhook_events::kind,
@@ -166,7 +180,7 @@ pub fn lease_due(
         ))
         .load(conn)?;
     let mut leased = Vec::with_capacity(due.len());
-    for (delivery_id, url, secret, event_id, kind, body, attempts) in due {
+    for (delivery_id, url, url_credentials, secret, event_id, kind, body, attempts) in due {
         let taken = diesel::update(
             webhook_deliveries::table
                 .filter(webhook_deliveries::id.eq(delivery_id))
@@ -183,6 +197,7 @@ pub fn lease_due(
             leased.push(DueDelivery {
                 delivery_id,
                 url,
+                url_credentials,
                 secret,
                 event_id,
                 kind,
