@@ -139,6 +139,32 @@ mod tests {
             .collect()
     }
 
+    #[actix_rt::test]
+    async fn the_clients_resolver_returns_only_allowed_addresses() {
+        let strict = CheckedResolver::new(Arc::new(policy(&[])), Duration::from_secs(5));
+        let refused = strict.lookup("localhost", 80).await.unwrap_err();
+        assert!(
+            refused.to_string().contains("localhost resolves to"),
+            "{refused}"
+        );
+        let refused = strict.lookup("[::1]", 80).await.unwrap_err();
+        assert!(refused.to_string().contains("::1"), "{refused}");
+        let public = strict.lookup("8.8.8.8", 53).await.expect("public");
+        assert_eq!(
+            public,
+            addrs(&["8.8.8.8"])
+                .iter()
+                .map(|a| SocketAddr::new(a.ip(), 53))
+                .collect::<Vec<_>>()
+        );
+        let open = CheckedResolver::new(
+            Arc::new(policy(&["127.0.0.0/8", "::1"])),
+            Duration::from_secs(5),
+        );
+        let local = open.lookup("localhost", 80).await.expect("allowed");
+        assert!(local.iter().all(|a| a.ip().is_loopback()), "{local:?}");
+    }
+
     #[test]
     fn one_inward_address_refuses_the_name() {
         let strict = policy(&[]);

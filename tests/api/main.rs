@@ -38,6 +38,7 @@ mod role_matrix;
 mod sanctions;
 mod seed_story;
 mod support;
+mod webhook_guard;
 mod webhook_instances;
 mod webhooks;
 mod writes;
