@@ -17,6 +17,9 @@ pub use crate::conduct::{ConductSettings, MAX_CONDUCT_APPLY_BATCH, MAX_CONDUCT_A
 pub use crate::moderation::retention::RetentionSettings;
 pub use crate::store::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
 
+pub mod ip_network;
+pub mod webhook_allowances;
+
 /// The documented defaults, compiled in so the binary needs no files beside it.
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
@@ -400,7 +403,7 @@ impl Settings {
             ));
         }
         if let Err((key, message)) =
-            crate::api::webhook_policy::DestinationPolicy::from_settings(hooks)
+            webhook_allowances::read(&hooks.allowed_hosts, &hooks.allowed_networks)
         {
             return Err(bad(key, &message));
         }

@@ -14,7 +14,6 @@ pub mod console;
 pub mod cursor_key;
 pub mod error;
 pub mod frame_headers;
-pub mod ip_network;
 pub mod jobs;
 pub mod json;
 pub mod metrics;

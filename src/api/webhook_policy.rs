@@ -8,7 +8,8 @@ use std::net::IpAddr;
 use url::Host;
 
 use super::address_class::{classify, NonPublic};
-use super::ip_network::IpNetwork;
+use crate::config::ip_network::IpNetwork;
+use crate::config::webhook_allowances::{self, host_key};
 use crate::config::WebhookSettings;
 use crate::store::webhook_url::WebhookUrl;
 
@@ -28,42 +29,18 @@ pub struct AddressRefused {
     pub class: NonPublic,
 }
 
-/// A host name, as `[webhooks] allowed_hosts` holds it.
-fn host_key(host: &str) -> String {
-    host.trim().trim_end_matches('.').to_ascii_lowercase()
-}
-
 impl DestinationPolicy {
     /// The policy of the settings; `Err` names the setting and what is wrong with it.
     pub fn from_settings(hooks: &WebhookSettings) -> Result<Self, (&'static str, String)> {
-        let mut hosts = Vec::with_capacity(hooks.allowed_hosts.len());
-        for host in &hooks.allowed_hosts {
-            let key = host_key(host);
-            let valid = !key.is_empty()
-                && key
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
-            if !valid {
-                return Err((
-                    "webhooks.allowed_hosts",
-                    format!("{host:?} is not a host name (e.g. \"hooks.internal.example\")"),
-                ));
-            }
-            hosts.push(key);
-        }
-        let networks = hooks
-            .allowed_networks
-            .iter()
-            .map(|n| n.parse::<IpNetwork>())
-            .collect::<Result<_, _>>()
-            .map_err(|e| ("webhooks.allowed_networks", e))?;
+        let (hosts, networks) =
+            webhook_allowances::read(&hooks.allowed_hosts, &hooks.allowed_networks)?;
         Ok(DestinationPolicy { hosts, networks })
     }
 
     /// Whether the operator allows this host name, whatever it resolves to.
     pub fn allows_host(&self, host: &str) -> bool {
         let key = host_key(host);
-        self.hosts.iter().any(|h| *h == key)
+        self.hosts.contains(&key)
     }
 
     /// Public addresses, and those in an allowed network.
