@@ -101,7 +101,7 @@ fn sealing_key_mismatch() -> ApiError {
 }
 
 /// Refuses a URL whose host is, or resolves to, an address the settings do not allow.
-pub async fn check_url_destination(state: &AppState, url: &WebhookUrl) -> Result<(), ApiError> {
+async fn check_url_destination(state: &AppState, url: &WebhookUrl) -> Result<(), ApiError> {
     let hooks = &state.settings.webhooks;
     let policy = DestinationPolicy::from_settings(hooks)
         .map_err(|(key, message)| ApiError::internal(format!("{key}: {message}")))?;
