@@ -32,9 +32,11 @@ pub struct AddressRefused {
 impl DestinationPolicy {
     /// The policy of the settings; `Err` names the setting and what is wrong with it.
     pub fn from_settings(hooks: &WebhookSettings) -> Result<Self, (&'static str, String)> {
-        let (hosts, networks) =
-            webhook_allowances::read(&hooks.allowed_hosts, &hooks.allowed_networks)?;
-        Ok(DestinationPolicy { hosts, networks })
+        let allowances = webhook_allowances::read(&hooks.allowed_hosts, &hooks.allowed_networks)?;
+        Ok(DestinationPolicy {
+            hosts: allowances.hosts,
+            networks: allowances.networks,
+        })
     }
 
     /// Whether the operator allows this host name, whatever it resolves to.

@@ -8,11 +8,16 @@ pub fn host_key(host: &str) -> String {
     host.trim().trim_end_matches('.').to_ascii_lowercase()
 }
 
+/// The allowances, read.
+#[derive(Debug, Clone, Default)]
+pub struct Allowances {
+    /// As `host_key` writes them.
+    pub hosts: Vec<String>,
+    pub networks: Vec<IpNetwork>,
+}
+
 /// The allowances, read: `Err` names the setting and what is wrong with it.
-pub fn read(
-    hosts: &[String],
-    networks: &[String],
-) -> Result<(Vec<String>, Vec<IpNetwork>), (&'static str, String)> {
+pub fn read(hosts: &[String], networks: &[String]) -> Result<Allowances, (&'static str, String)> {
     let mut keys = Vec::with_capacity(hosts.len());
     for host in hosts {
         let key = host_key(host);
@@ -33,5 +38,8 @@ pub fn read(
         .map(|n| n.parse::<IpNetwork>())
         .collect::<Result<_, _>>()
         .map_err(|e| ("webhooks.allowed_networks", e))?;
-    Ok((keys, networks))
+    Ok(Allowances {
+        hosts: keys,
+        networks,
+    })
 }
