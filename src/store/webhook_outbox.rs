@@ -121,7 +121,7 @@ pub fn announce_ended(
 }
 
 /// A delivery leased to this deliverer, with what sending it needs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct DueDelivery {
     pub delivery_id: i64,
     /// As stored: without credentials, or a legacy URL with them.
@@ -134,6 +134,18 @@ pub struct DueDelivery {
     pub kind: String,
     pub body: String,
     pub attempts: i32,
+}
+
+// Hand-written so a legacy plain secret, or a URL's credentials, never reach a log line.
+impl std::fmt::Debug for DueDelivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DueDelivery")
+            .field("delivery_id", &self.delivery_id)
+            .field("event_id", &self.event_id)
+            .field("kind", &self.kind)
+            .field("attempts", &self.attempts)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Leases up to `limit` due deliveries until `now + lease`. Each lease is a conditional

@@ -174,11 +174,20 @@ pub fn any_sealed(conn: &mut DbConnection) -> QueryResult<bool> {
 
 /// A subscription written before sealing: its plain secret, and its URL with any
 /// credentials still in it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct LegacyRow {
     pub id: i64,
     pub url: String,
     pub secret: String,
+}
+
+// Hand-written so the plain secret never reaches a log line.
+impl std::fmt::Debug for LegacyRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LegacyRow")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The subscriptions whose secret is not sealed.

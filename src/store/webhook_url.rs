@@ -17,12 +17,25 @@ pub enum UrlProblem {
 
 /// A webhook URL, its credentials (`user:password@`) held apart: they are sealed at rest and
 /// never listed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct WebhookUrl {
     /// Without credentials.
     url: Url,
     /// `user` or `user:password`, percent-encoded as in the URL.
     credentials: Option<String>,
+}
+
+// Hand-written so the credentials never reach a log line through `{:?}`.
+impl std::fmt::Debug for WebhookUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookUrl")
+            .field("url", &self.url.as_str())
+            .field(
+                "credentials",
+                &self.credentials.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
 }
 
 impl WebhookUrl {
@@ -120,6 +133,7 @@ mod tests {
         let user_only = WebhookUrl::parse("http://bob@x.example/").expect("URL");
         assert_eq!(user_only.credentials(), Some("bob"));
         assert_eq!(user_only.basic_auth(), Some(("bob".into(), String::new())));
+        assert!(!format!("{url:?}").contains("p%40ss"), "{url:?}");
         let plain = WebhookUrl::parse("http://x.example/").expect("URL");
         assert_eq!((plain.credentials(), plain.port()), (None, 80));
         let restored = WebhookUrl::from_stored(plain.as_str(), Some("bob:pw".into())).expect("URL");
