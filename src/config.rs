@@ -20,6 +20,9 @@ pub use crate::moderation::retention::RetentionSettings;
 pub use crate::store::{DatabaseSettings, MAX_CHECKPOINT_INTERVAL_MS, MAX_WRITE_DEADLINE_MS};
 pub use limits::LimitSettings;
 
+pub mod ip_network;
+pub mod webhook_allowances;
+
 /// The documented defaults, compiled in so the binary needs no files beside it.
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
@@ -64,7 +67,7 @@ pub struct ConsoleSettings {
 }
 
 /// How sanction events are delivered to subscribed game servers.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookSettings {
     /// Run the deliverer in this instance.
@@ -79,6 +82,31 @@ pub struct WebhookSettings {
     pub retry_max_ms: u64,
     /// Attempts before a delivery is given up.
     pub max_attempts: u32,
+    /// Host names webhooks may be sent to whatever they resolve to (e.g. an internal name);
+    /// otherwise only public addresses are allowed.
+    pub allowed_hosts: Vec<String>,
+    /// Networks (CIDR, e.g. "10.1.0.0/16") webhooks may be sent to although not public.
+    pub allowed_networks: Vec<String>,
+    /// The key webhook secrets and URL credentials are sealed with (at least 32 bytes).
+    /// Empty refuses new subscriptions. Keep it out of the database and its backups.
+    pub sealing_key: String,
+}
+
+// Hand-written so the sealing key never reaches a log line through `{:?}`.
+impl std::fmt::Debug for WebhookSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookSettings")
+            .field("enabled", &self.enabled)
+            .field("poll_interval_ms", &self.poll_interval_ms)
+            .field("timeout_ms", &self.timeout_ms)
+            .field("retry_base_ms", &self.retry_base_ms)
+            .field("retry_max_ms", &self.retry_max_ms)
+            .field("max_attempts", &self.max_attempts)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_networks", &self.allowed_networks)
+            .field("sealing_key", &redacted(&self.sealing_key))
+            .finish()
+    }
 }
 
 /// Where the moderation policy (report limits, priorities, ladders...) comes from.
@@ -382,6 +410,21 @@ impl Settings {
         if !(1..=100).contains(&hooks.max_attempts) {
             return Err(bad("webhooks.max_attempts", "must be between 1 and 100"));
         }
+        let key_len = hooks.sealing_key.len();
+        if key_len > 0 && key_len < MIN_PLAYER_SECRET_BYTES {
+            return Err(bad(
+                "webhooks.sealing_key",
+                &format!(
+                    "must be empty (new subscriptions refused) or at least \
+                     {MIN_PLAYER_SECRET_BYTES} bytes"
+                ),
+            ));
+        }
+        if let Err((key, message)) =
+            webhook_allowances::read(&hooks.allowed_hosts, &hooks.allowed_networks)
+        {
+            return Err(bad(key, &message));
+        }
         Ok(())
     }
 
@@ -563,6 +606,7 @@ impl Settings {
         shown.database.url = redact_url_password(&self.database.url);
         shown.metrics.token = redacted(&self.metrics.token).to_string();
         shown.privacy.erasure_key = redacted(&self.privacy.erasure_key).to_string();
+        shown.webhooks.sealing_key = redacted(&self.webhooks.sealing_key).to_string();
         toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render: {e}\n"))
     }
 }
@@ -777,7 +821,8 @@ mod tests {
             "[auth]\nplayer_token_secret = \"0123456789abcdef0123456789abcdef\"\n\
              [api]\ncursor_key = \"cursor-key-0123456789-0123456789\"\n\
              [database]\nurl = \"postgres://u:pw@h/db\"\n\
-             [metrics]\ntoken = \"scrape-fedcba9876543210\"\n",
+             [metrics]\ntoken = \"scrape-fedcba9876543210\"\n\
+             [webhooks]\nsealing_key = \"sealing-key-0123456789-0123456789\"\n",
         )
         .expect("valid");
         let shown = s.to_redacted_toml();
@@ -788,6 +833,8 @@ mod tests {
         assert!(!format!("{s:?}").contains("0123456789abcdef"));
         assert!(!format!("{s:?}").contains("cursor-key-0123456789"));
         assert!(!format!("{s:?}").contains("fedcba9876543210"));
+        assert!(!shown.contains("sealing-key-0123456789"), "{shown}");
+        assert!(!format!("{s:?}").contains("sealing-key-0123456789"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! defines it (`state::AppState`, `error::ApiError`), never from here.
 
 pub mod actions;
+pub mod address_class;
 pub mod app;
 pub mod auth;
 pub mod body_deadline;
@@ -33,6 +34,8 @@ pub mod state;
 pub mod statuses;
 pub mod submission_schema;
 pub mod views;
+pub mod webhook_policy;
+pub mod webhook_resolver;
 pub mod webhook_signature;
 pub mod wire_enums;
 pub mod write_health;

@@ -12,9 +12,11 @@ use super::connection_limits::ConnectionLimits;
 use super::jobs::start::start_all;
 use super::metrics_endpoint::metrics_only_app;
 use super::state::AppState;
-use crate::config::{PrivacySettings, Settings};
+use crate::config::{PrivacySettings, Settings, WebhookSettings};
+use crate::store::webhook_sealing::SealingKey;
 use crate::store::{self, migrations, DbConnection, DbPool};
 use crate::usecases::check_erasure_key::{self, KeyAccepted, KeyRefused};
+use crate::usecases::seal_webhook_secrets::{self, SealingAccepted, SealingRefused};
 
 pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     let pool = open_database(&settings)?;
@@ -31,7 +33,8 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
 }
 
 /// The database `serve` runs on: connected, migrated, and refused when erased names exist
-/// and `[privacy] erasure_key` is not the key they were erased under.
+/// and `[privacy] erasure_key` is not the key they were erased under, or when webhook secrets
+/// are sealed and `[webhooks] sealing_key` is not the key they were sealed under.
 pub fn open_database(settings: &Settings) -> anyhow::Result<DbPool> {
     let pool = store::connect(&settings.database).context("opening the database")?;
     let mut conn = pool.get().context("getting a database connection")?;
@@ -41,6 +44,7 @@ pub fn open_database(settings: &Settings) -> anyhow::Result<DbPool> {
         tracing::info!(%version, "migration applied");
     }
     check_erasure_key(&mut conn, &settings.privacy)?;
+    check_webhook_sealing(&mut conn, &settings.webhooks)?;
     drop(conn);
     Ok(pool)
 }
@@ -67,6 +71,40 @@ fn check_erasure_key(conn: &mut DbConnection, privacy: &PrivacySettings) -> anyh
              their bans stop matching their old names"
         )),
         Err(KeyRefused::Db(e)) => Err(anyhow::anyhow!("checking {SETTING}: {e}")),
+    }
+}
+
+/// Refuses a sealing key that cannot open the sealed webhook secrets; with a good one, seals
+/// those stored before sealing.
+fn check_webhook_sealing(conn: &mut DbConnection, hooks: &WebhookSettings) -> anyhow::Result<()> {
+    const SETTING: &str = "webhooks.sealing_key (ARBITER_WEBHOOKS__SEALING_KEY)";
+    let key = SealingKey::from_setting(&hooks.sealing_key);
+    match seal_webhook_secrets::check_and_seal(conn, key.as_ref(), store::now()) {
+        Ok(SealingAccepted::NoKey { legacy: 0 } | SealingAccepted::Key { sealed_now: 0 }) => Ok(()),
+        Ok(SealingAccepted::NoKey { legacy }) => {
+            tracing::warn!(
+                legacy,
+                "{SETTING} is empty: webhook secrets stored before sealing stay in plain text, \
+                 and new subscriptions are refused"
+            );
+            Ok(())
+        }
+        Ok(SealingAccepted::Key { sealed_now }) => {
+            tracing::info!(
+                sealed_now,
+                "webhook secrets stored before sealing are sealed"
+            );
+            Ok(())
+        }
+        Err(SealingRefused::Missing) => Err(anyhow::anyhow!(
+            "{SETTING} is empty, but webhook secrets are sealed: set it to the key they were \
+             sealed under, or no webhook can be signed"
+        )),
+        Err(SealingRefused::Mismatch) => Err(anyhow::anyhow!(
+            "{SETTING} is not the key webhook secrets were sealed under: set it back to that \
+             key, or no webhook can be signed"
+        )),
+        Err(SealingRefused::Db(e)) => Err(anyhow::anyhow!("checking {SETTING}: {e}")),
     }
 }
 

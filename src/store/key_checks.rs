@@ -12,6 +12,8 @@ use super::schema::key_checks;
 pub enum CheckedKey {
     /// `[privacy] erasure_key`, under which erased names are hashed.
     Erasure,
+    /// `[webhooks] sealing_key`, under which webhook secrets are sealed.
+    WebhookSealing,
 }
 
 impl CheckedKey {
@@ -19,6 +21,7 @@ impl CheckedKey {
     pub fn setting(self) -> &'static str {
         match self {
             CheckedKey::Erasure => "privacy.erasure_key",
+            CheckedKey::WebhookSealing => "webhooks.sealing_key",
         }
     }
 }

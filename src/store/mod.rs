@@ -84,7 +84,9 @@ pub mod sanctions;
 pub mod schema;
 pub mod settings;
 pub mod webhook_outbox;
+pub mod webhook_sealing;
 pub mod webhook_subscriptions;
+pub mod webhook_url;
 pub mod write_probe;
 
 pub use connection::{

@@ -334,6 +334,7 @@ diesel::table! {
         url -> Text,
         secret -> Text,
         events -> Text,
+        url_credentials -> Nullable<Text>,
         created_by -> BigInt,
         created_at -> Timestamp,
         revoked_at -> Nullable<Timestamp>,

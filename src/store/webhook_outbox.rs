@@ -121,15 +121,31 @@ pub fn announce_ended(
 }
 
 /// A delivery leased to this deliverer, with what sending it needs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct DueDelivery {
     pub delivery_id: i64,
+    /// As stored: without credentials, or a legacy URL with them.
     pub url: String,
+    /// Sealed, if the URL has credentials.
+    pub url_credentials: Option<String>,
+    /// Sealed, or a legacy plain secret.
     pub secret: String,
     pub event_id: String,
     pub kind: String,
     pub body: String,
     pub attempts: i32,
+}
+
+// Hand-written so a legacy plain secret, or a URL's credentials, never reach a log line.
+impl std::fmt::Debug for DueDelivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DueDelivery")
+            .field("delivery_id", &self.delivery_id)
+            .field("event_id", &self.event_id)
+            .field("kind", &self.kind)
+            .field("attempts", &self.attempts)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Leases up to `limit` due deliveries until `now + lease`. Each lease is a conditional
@@ -141,7 +157,16 @@ pub fn lease_due(
     lease: TimeDelta,
     limit: i64,
 ) -> QueryResult<Vec<DueDelivery>> {
-    type Row = (i64, String, String, String, String, String, i32);
+    type Row = (
+        i64,
+        String,
+        Option<String>,
+        String,
+        String,
+        String,
+        String,
+        i32,
+    );
     let due: Vec<Row> = webhook_deliveries::table
         .inner_join(webhook_events::table)
         .inner_join(webhook_subscriptions::table)
@@ -158,6 +183,7 @@ pub fn lease_due(
         .select((
             webhook_deliveries::id,
             webhook_subscriptions::url,
+            webhook_subscriptions::url_credentials,
             webhook_subscriptions::secret,
             webhook_events::event_id,
             webhook_events::kind,
@@ -166,7 +192,7 @@ pub fn lease_due(
         ))
         .load(conn)?;
     let mut leased = Vec::with_capacity(due.len());
-    for (delivery_id, url, secret, event_id, kind, body, attempts) in due {
+    for (delivery_id, url, url_credentials, secret, event_id, kind, body, attempts) in due {
         let taken = diesel::update(
             webhook_deliveries::table
                 .filter(webhook_deliveries::id.eq(delivery_id))
@@ -183,6 +209,7 @@ pub fn lease_due(
             leased.push(DueDelivery {
                 delivery_id,
                 url,
+                url_credentials,
                 secret,
                 event_id,
                 kind,

@@ -22,3 +22,4 @@ pub mod judge_chat_window;
 pub mod judge_collusion;
 pub mod open_case;
 pub mod raise_automatic_report;
+pub mod seal_webhook_secrets;

@@ -358,11 +358,37 @@ async fn tokens_and_webhook_secrets_are_shown_once() {
     let subscribed = browser
         .post(
             "/admin/webhooks",
-            &[("csrf", &csrf), ("url", "http://127.0.0.1:9/hooks")],
+            &[
+                ("csrf", &csrf),
+                ("url", "https://hook:pw-in-url@93.184.215.14/hooks"),
+            ],
         )
         .await;
     assert_eq!(subscribed.status, 201, "{}", subscribed.text());
     assert!(subscribed.text().contains("<code class=\"secret\">"));
+    assert!(
+        !subscribed.text().contains("pw-in-url"),
+        "credentials sealed"
+    );
+    let listed = browser.get("/admin/webhooks").await.text();
+    assert!(listed.contains("https://93.184.215.14/hooks"), "{listed}");
+    assert!(
+        !listed.contains("pw-in-url") && !listed.contains("whsec_"),
+        "{listed}"
+    );
+    // An inward address is refused, naming why and what would allow it.
+    let inward = browser
+        .post(
+            "/admin/webhooks",
+            &[("csrf", &csrf), ("url", "http://127.0.0.1:9/hooks")],
+        )
+        .await;
+    assert_eq!(inward.status, 422);
+    assert!(
+        inward.text().contains("allowed_networks"),
+        "{}",
+        inward.text()
+    );
     let refused = browser
         .post("/admin/webhooks", &[("csrf", &csrf), ("url", "not a url")])
         .await;

@@ -41,6 +41,7 @@ mod sanctions;
 mod seed_story;
 mod slow_clients;
 mod support;
+mod webhook_guard;
 mod webhook_instances;
 mod webhooks;
 mod writes;

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 use crate::support::TestApp;
-use crate::webhooks::{subscribe, verify, Receiver};
+use crate::webhooks::{allow_local, subscribe, verify, Receiver};
 
 const FFA_GAME: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -30,7 +30,8 @@ fn time(value: &Value) -> DateTime<Utc> {
 
 #[actix_web::test]
 async fn three_reports_one_case_a_chat_ban_an_appeal_and_the_log() {
-    let app = TestApp::spawn().await;
+    // The game server's receiver listens on this machine.
+    let app = TestApp::spawn_with(allow_local).await;
     let server = app.token(TokenRole::Server, "eu-1");
     let admin = app.token(TokenRole::Admin, "mod_anna");
     // The game server takes sanction events at its own URL (default delivery settings).

@@ -105,6 +105,7 @@ pub fn test_settings(db: &TestDb) -> Settings {
     settings.auth.player_token_secret = PLAYER_SECRET.to_string();
     settings.log.level = "warn".to_string();
     settings.privacy.erasure_key = "test-erasure-key-of-at-least-32-bytes".to_string();
+    settings.webhooks.sealing_key = "test-webhook-sealing-key-of-32-bytes-or-more".to_string();
     settings
 }
 

@@ -19,7 +19,9 @@ use crate::webhooks::Receiver;
 const SECRET: &str = "whsec_instances";
 
 /// Fast delivery settings for the processes.
-const FAST: [(&str, &str); 4] = [
+const FAST: [(&str, &str); 5] = [
+    // The receivers listen on this machine.
+    ("ARBITER_WEBHOOKS__ALLOWED_NETWORKS", "[\"127.0.0.0/8\"]"),
     ("ARBITER_WEBHOOKS__POLL_INTERVAL_MS", "20"),
     ("ARBITER_WEBHOOKS__RETRY_BASE_MS", "50"),
     ("ARBITER_WEBHOOKS__RETRY_MAX_MS", "100"),
@@ -28,11 +30,16 @@ const FAST: [(&str, &str); 4] = [
 
 fn subscribe(pool: &DbPool, url: &str) {
     let mut conn = pool.get().expect("connection");
+    // A plain row, as written before sealing: it keeps working (a legacy value).
+    let target = webhook_subscriptions::StoredTarget {
+        url,
+        url_credentials: None,
+        secret: SECRET,
+    };
     webhook_subscriptions::create(
         &mut conn,
-        url,
+        target,
         &SanctionEventKind::ALL,
-        SECRET,
         "mod_anna",
         store::now(),
     )

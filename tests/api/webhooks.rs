@@ -49,6 +49,16 @@ impl Receiver {
 
     /// A receiver on this address (port 0: any free port).
     pub(crate) fn start_on(addr: SocketAddr, script: &[u16]) -> Receiver {
+        Receiver::listen(addr, script, None)
+    }
+
+    /// A receiver that answers `status` with `Location: location` to every request.
+    pub(crate) fn redirecting(status: u16, location: &str) -> Receiver {
+        let addr = "127.0.0.1:0".parse().expect("address");
+        Receiver::listen(addr, &[status; 16], Some(location.to_string()))
+    }
+
+    fn listen(addr: SocketAddr, script: &[u16], location: Option<String>) -> Receiver {
         let listener = TcpListener::bind(addr).expect("bind");
         let addr = listener.local_addr().expect("address");
         let got = Arc::new(Mutex::new(Vec::new()));
@@ -86,9 +96,13 @@ impl Receiver {
                     body: String::from_utf8_lossy(&body).into_owned(),
                 });
                 let status = statuses.lock().expect("lock").pop_front().unwrap_or(200);
+                let location = location
+                    .as_deref()
+                    .map(|l| format!("Location: {l}\r\n"))
+                    .unwrap_or_default();
                 let _ = stream.write_all(
                     format!(
-                        "HTTP/1.1 {status} X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        "HTTP/1.1 {status} X\r\n{location}Content-Length: 0\r\nConnection: close\r\n\r\n"
                     )
                     .as_bytes(),
                 );
@@ -117,7 +131,13 @@ impl Receiver {
     }
 }
 
-fn fast_webhooks(settings: &mut arbiter::config::Settings) {
+/// Lets webhooks reach the test's receivers, which listen on this machine.
+pub(crate) fn allow_local(settings: &mut arbiter::config::Settings) {
+    settings.webhooks.allowed_networks = vec!["127.0.0.0/8".to_string()];
+}
+
+pub(crate) fn fast_webhooks(settings: &mut arbiter::config::Settings) {
+    allow_local(settings);
     settings.webhooks.poll_interval_ms = 20;
     settings.webhooks.retry_base_ms = 50;
     settings.webhooks.retry_max_ms = 200;
@@ -270,7 +290,7 @@ async fn events_written_while_no_deliverer_runs_are_delivered_when_one_starts() 
 
 #[actix_web::test]
 async fn a_lease_is_held_by_one_deliverer_and_revoked_subscriptions_get_nothing() {
-    let (app, _server) = app_with_games(|_| {}).await;
+    let (app, _server) = app_with_games(allow_local).await;
     let alice = app.token(TokenRole::Admin, "alice");
     let (subscription, _) = subscribe(&app, &alice, "http://127.0.0.1:9/never", None).await;
     chat_ban(&app, &alice, 60).await;

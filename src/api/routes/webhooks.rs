@@ -12,6 +12,8 @@ use crate::api::state::AppState;
 use crate::api::views::webhooks::{CreatedSubscription, DeliveryView, SubscriptionView};
 
 /// Subscribe a URL to sanction events. The answer holds the signing secret, shown this once.
+/// The URL must point at a public address unless `[webhooks] allowed_networks` or
+/// `allowed_hosts` allows it; its secret and credentials are stored sealed.
 #[utoipa::path(post, path = "/api/v1/admin/webhooks", tag = "admin",
     security(("bearer" = [])),
     request_body = NewSubscription,
@@ -20,7 +22,8 @@ use crate::api::views::webhooks::{CreatedSubscription, DeliveryView, Subscriptio
         (status = 400, description = "Malformed body or an unknown event", body = ErrorEnvelope),
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not an admin", body = ErrorEnvelope),
-        (status = 422, description = "Not an http(s) URL, or an empty event list", body = ErrorEnvelope),
+        (status = 409, description = "No [webhooks] sealing_key to seal the secret with, or secrets were sealed under another key", body = ErrorEnvelope),
+        (status = 422, description = "Not an http(s) URL, an address that is not public and not allowed (`webhook_url_refused`), or an empty event list", body = ErrorEnvelope),
     ))]
 pub async fn create_subscription(
     admin: AdminCaller,

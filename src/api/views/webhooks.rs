@@ -11,12 +11,16 @@ use crate::moderation::SanctionEventKind;
 use crate::store::to_utc;
 use crate::store::webhook_outbox::DeliveryListing;
 use crate::store::webhook_subscriptions::SubscriptionListing;
+use crate::store::webhook_url::WebhookUrl;
 
 /// A subscription (its secret is shown only when it is created).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SubscriptionView {
     pub id: i64,
+    /// Without the credentials (`user:password@`) it was subscribed with, which are sealed.
     pub url: String,
+    /// Whether the URL was subscribed with credentials (sent as `Authorization: Basic`).
+    pub credentials: bool,
     #[schema(value_type = Vec<SanctionEventKind>)]
     pub events: Vec<SanctionEventKind>,
     /// The admin who made it.
@@ -28,14 +32,34 @@ pub struct SubscriptionView {
 
 impl From<SubscriptionListing> for SubscriptionView {
     fn from(s: SubscriptionListing) -> Self {
+        let (url, in_url) = shown_url(&s.url);
         SubscriptionView {
             id: s.id,
-            url: s.url,
+            url,
+            credentials: s.sealed_credentials || in_url,
             events: s.events,
             created_by: s.created_by,
             created_at: to_utc(s.created_at),
             revoked_at: s.revoked_at.map(to_utc),
         }
+    }
+}
+
+/// A stored URL as shown, and whether it held credentials: a URL stored before sealing may
+/// still hold them, and they are never shown.
+fn shown_url(stored: &str) -> (String, bool) {
+    if let Ok(url) = WebhookUrl::parse(stored) {
+        return (url.as_str().to_string(), url.credentials().is_some());
+    }
+    // Not parsable now: drop whatever stands before an `@` in the authority.
+    let Some((scheme, rest)) = stored.split_once("://") else {
+        return (stored.to_string(), false);
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((_, host)) => (format!("{scheme}://{host}{path}"), true),
+        None => (stored.to_string(), false),
     }
 }
 
@@ -97,5 +121,27 @@ impl DeliveryView {
                 })
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_url;
+
+    #[test]
+    fn credentials_are_never_shown() {
+        assert_eq!(
+            shown_url("https://bob:pw@x.example/e"),
+            ("https://x.example/e".to_string(), true)
+        );
+        assert_eq!(
+            shown_url("https://x.example/e@f"),
+            ("https://x.example/e@f".to_string(), false)
+        );
+        // Not a URL the parser takes: still no credentials.
+        assert_eq!(
+            shown_url("gopher://bob:pw@x.example/e"),
+            ("gopher://x.example/e".to_string(), true)
+        );
     }
 }
