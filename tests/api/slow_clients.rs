@@ -73,6 +73,13 @@ async fn answer(stream: &mut TcpStream) -> String {
 #[actix_web::test]
 async fn a_thousand_stalled_connections_do_not_hold_up_a_normal_request() {
     let (soft, hard) = rlimit::Resource::NOFILE.get().expect("open-file limit");
+    // Both ends of every connection live in this process, beside the other tests' files.
+    let needed = 2 * STALLED as u64 + 512;
+    assert!(
+        hard >= needed,
+        "the open-file limit's hard cap ({hard}) is below the {needed} this test needs: \
+         raise it (`ulimit -Hn`)"
+    );
     let wanted = (4 * STALLED as u64 + 1_024).min(hard);
     if soft < wanted {
         rlimit::Resource::NOFILE
