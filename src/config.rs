@@ -482,6 +482,12 @@ impl Settings {
         if self.database.pool_size == 0 {
             return Err(bad("database.pool_size", "must be greater than 0"));
         }
+        if self.database.postgres_bulk_writers == 0 {
+            return Err(bad(
+                "database.postgres_bulk_writers",
+                "must be greater than 0",
+            ));
+        }
         if self.database.connect_timeout_secs == 0 {
             return Err(bad(
                 "database.connect_timeout_secs",

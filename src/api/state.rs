@@ -48,6 +48,8 @@ pub struct AppState {
     pub limits: Arc<RequestLimits>,
     /// Whether this instance's writes are failing on a database fault (`/readyz`).
     pub write_health: Arc<WriteHealth>,
+    /// PostgreSQL: turns for machine writes (`[database] postgres_bulk_writers`).
+    postgres_bulk_writers: Arc<tokio::sync::Semaphore>,
     /// SQLite: the one writer every write goes through. `None` on PostgreSQL, whose writers
     /// share the pool and wait for each other's row locks.
     sqlite_writer: Option<Arc<SqliteWriter>>,
@@ -90,7 +92,13 @@ impl AppState {
         };
         let cursor_key = CursorKey::from_setting(&settings.api.cursor_key);
         let limits = Arc::new(RequestLimits::from_settings(&settings.limits));
+        let bulk_writers = settings
+            .database
+            .postgres_bulk_writers
+            .clamp(1, settings.database.pool_size.max(1));
+        let postgres_bulk_writers = Arc::new(tokio::sync::Semaphore::new(bulk_writers as usize));
         Ok(AppState {
+            postgres_bulk_writers,
             backend,
             cursor_key,
             sqlite_writer,
@@ -140,9 +148,14 @@ impl AppState {
         T: Send + 'static,
         E: Into<ApiError> + Send + 'static,
     {
-        let outcome = match &self.sqlite_writer {
-            Some(writer) => writer.run(line, work).await,
-            None => self.read(work).await,
+        let outcome = match (&self.sqlite_writer, line) {
+            (Some(writer), _) => writer.run(line, work).await,
+            (None, WriteLine::People) => self.read(work).await,
+            (None, WriteLine::Bulk) => {
+                // Waits here, holding neither a connection nor a transaction (issue #41).
+                let _turn = self.postgres_bulk_writers.acquire().await;
+                self.read(work).await
+            }
         };
         self.write_health.observe(&outcome);
         outcome

@@ -178,6 +178,16 @@ impl Tally {
         }
     }
 
+    /// Adds another tally's games and sums to this one (the population's rows summed).
+    pub fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        for (mine, theirs) in self.sums.iter_mut().zip(other.sums.iter()) {
+            for (sums, more) in mine.iter_mut().zip(theirs.iter()) {
+                *sums = sums.plus(more);
+            }
+        }
+    }
+
     /// Adds what the player in `seat` gave each opponent in one game (the population's sum).
     pub fn add_given(&mut self, game: &GameInteractions, seat: Seat) {
         self.games += 1;

@@ -115,14 +115,20 @@ pub struct Accuracy {
 
 /// Reporter accuracy with a prior, so that a newcomer's first dismissal does not zero them.
 pub fn reporter_accuracy(outcomes: &[ReportOutcome], policy: &ModerationPolicy) -> Accuracy {
-    let upheld = outcomes
-        .iter()
-        .filter(|o| **o == ReportOutcome::Upheld)
-        .count();
-    let unjustified = outcomes
-        .iter()
-        .filter(|o| **o == ReportOutcome::DismissedUnjustified)
-        .count();
+    let count = |wanted: ReportOutcome| outcomes.iter().filter(|o| **o == wanted).count();
+    accuracy_of_counts(
+        count(ReportOutcome::Upheld),
+        count(ReportOutcome::DismissedUnjustified),
+        policy,
+    )
+}
+
+/// [`reporter_accuracy`] from the two counts it reads, for a store that counts in SQL.
+pub fn accuracy_of_counts(
+    upheld: usize,
+    unjustified: usize,
+    policy: &ModerationPolicy,
+) -> Accuracy {
     let prior_up = policy.accuracy.prior_upheld.max(0.0);
     let prior_down = policy.accuracy.prior_unjustified.max(0.0);
     let numerator = upheld as f64 + prior_up;

@@ -3,7 +3,9 @@
 use super::abuse::reporter_accuracy;
 use super::policy::ModerationPolicy;
 use super::report::CaseKey;
-use super::types::{add_saturating, minutes, unit, GameNumber, PlayerId, ReportId, Reporter};
+use super::types::{
+    add_saturating, minutes, unit, GameNumber, PlayerId, ReportId, ReportReason, Reporter,
+};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -126,57 +128,95 @@ pub struct Priority {
     pub parts: PriorityParts,
 }
 
+/// What a case's stored priority is made of, gathered entry by entry: the store keeps these
+/// in the case's row so a new entry updates them without re-reading the case's earlier entries
+/// (issue #41).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PriorityTally {
+    /// Distinct player reporters.
+    pub reporter_count: u32,
+    /// The sum of those reporters' accuracy shares (each in 0..=1, the prior when unknown).
+    pub reporter_accuracy_sum: f64,
+    /// The strongest automatic evidence (an admin's filing counts as 1), 0..=1.
+    pub automatic_best: f64,
+    /// Earlier warnings and sanctions of the accused that were not lifted.
+    pub earlier_measures: u32,
+}
+
+impl PriorityTally {
+    /// The tally of a case's entries, counted from scratch: what the stored tally must equal.
+    pub fn of(facts: &CaseFacts, policy: &ModerationPolicy) -> PriorityTally {
+        let prior = reporter_accuracy(&[], policy).share;
+        // Each player reporter counts once, with their best known accuracy.
+        let mut reporters: BTreeMap<PlayerId, f64> = BTreeMap::new();
+        let mut automatic: f64 = 0.0;
+        for entry in &facts.entries {
+            match entry.reporter.player() {
+                Some(player) => {
+                    let accuracy = entry.reporter_accuracy.map_or(prior, unit);
+                    let best = reporters.entry(player).or_insert(accuracy);
+                    *best = best.max(accuracy);
+                }
+                None => automatic = automatic.max(entry.reporter.automatic_score().unwrap_or(0.0)),
+            }
+        }
+        PriorityTally {
+            reporter_count: u32::try_from(reporters.len()).unwrap_or(u32::MAX),
+            reporter_accuracy_sum: reporters.values().sum(),
+            automatic_best: automatic,
+            earlier_measures: facts.accused_earlier_sanctions,
+        }
+    }
+}
+
 /// Ranks a case for the admin queue. Each part is its weight times a fraction in 0..=1 that
 /// never falls when its input grows, so the score is monotone in every input:
 /// severity of the reason, distinct player reporters, the sum of their accuracies (several
 /// credible reporters count more than one, and an extra reporter never lowers the score),
 /// the strongest automatic evidence, the accused's earlier sanctions, and the case's age.
 pub fn case_priority(facts: &CaseFacts, now: DateTime<Utc>, policy: &ModerationPolicy) -> Priority {
-    let p = &policy.priority;
-    let prior = reporter_accuracy(&[], policy).share;
-
-    // Each player reporter counts once, with their best known accuracy.
-    let mut reporters: BTreeMap<PlayerId, f64> = BTreeMap::new();
-    let mut automatic: f64 = 0.0;
-    for entry in &facts.entries {
-        match entry.reporter.player() {
-            Some(player) => {
-                let accuracy = entry.reporter_accuracy.map_or(prior, unit);
-                let best = reporters.entry(player).or_insert(accuracy);
-                *best = best.max(accuracy);
-            }
-            None => automatic = automatic.max(entry.reporter.automatic_score().unwrap_or(0.0)),
-        }
-    }
-    let accuracy_sum: f64 = reporters.values().sum();
-
-    let points = |weight: f64, fraction: f64| safe_weight(weight) * unit(fraction);
+    let tally = PriorityTally::of(facts, policy);
     let parts = PriorityParts {
-        reason_severity: points(
-            p.severity_weight,
-            f64::from(facts.key.reason.severity()) / 5.0,
-        ),
-        independent_reporters: points(
-            p.reporters_weight,
-            saturate(reporters.len() as f64, f64::from(p.reporters_saturation)),
-        ),
-        reporter_accuracy: points(
-            p.accuracy_weight,
-            saturate(accuracy_sum, p.accuracy_saturation),
-        ),
-        automatic_evidence: points(p.automatic_weight, automatic),
-        earlier_sanctions: points(
-            p.history_weight,
-            saturate(
-                f64::from(facts.accused_earlier_sanctions),
-                f64::from(p.history_saturation),
-            ),
-        ),
-        age: points(p.age_weight, age_fraction(facts.opened_at, now, policy)),
+        age: age_points(facts.opened_at, now, policy),
+        ..stored_parts(facts.key.reason, &tally, policy)
     };
     Priority {
         score: parts.total().round().clamp(0.0, 100.0) as u8,
         parts,
+    }
+}
+
+/// Every part of a case's priority but its age (which is 0 here), from its tally: what the
+/// store keeps as `priority_base` (see [`PriorityParts::without_age`]).
+pub fn stored_parts(
+    reason: ReportReason,
+    tally: &PriorityTally,
+    policy: &ModerationPolicy,
+) -> PriorityParts {
+    let p = &policy.priority;
+    let points = |weight: f64, fraction: f64| safe_weight(weight) * unit(fraction);
+    PriorityParts {
+        reason_severity: points(p.severity_weight, f64::from(reason.severity()) / 5.0),
+        independent_reporters: points(
+            p.reporters_weight,
+            saturate(
+                f64::from(tally.reporter_count),
+                f64::from(p.reporters_saturation),
+            ),
+        ),
+        reporter_accuracy: points(
+            p.accuracy_weight,
+            saturate(tally.reporter_accuracy_sum, p.accuracy_saturation),
+        ),
+        automatic_evidence: points(p.automatic_weight, tally.automatic_best),
+        earlier_sanctions: points(
+            p.history_weight,
+            saturate(
+                f64::from(tally.earlier_measures),
+                f64::from(p.history_saturation),
+            ),
+        ),
+        age: 0.0,
     }
 }
 

@@ -29,8 +29,9 @@ pub mod standing;
 pub mod types;
 
 pub use abuse::{
-    active_report_timeout, check_rate, report_timeout_after_decision, reporter_accuracy, Accuracy,
-    DecidedReport, RateWindow, ReportOutcome, ReportTimeout, RetryAfter,
+    accuracy_of_counts, active_report_timeout, check_rate, report_timeout_after_decision,
+    reporter_accuracy, Accuracy, DecidedReport, RateWindow, ReportOutcome, ReportTimeout,
+    RetryAfter,
 };
 pub use appeal::{
     apply_appeal_decision, may_decide_appeal, validate_appeal, AppealConflict, AppealDecision,
@@ -39,8 +40,8 @@ pub use appeal::{
 pub use audit::{Actor, AuditAction, AuditEntry};
 pub use case::{
     age_points, case_priority, claim_status, max_age_points, may_decide, priority_base,
-    priority_with_age, CaseEntry, CaseFacts, CaseParties, Claim, ClaimOutcome, Conflict, Priority,
-    PriorityParts,
+    priority_with_age, stored_parts, CaseEntry, CaseFacts, CaseParties, Claim, ClaimOutcome,
+    Conflict, Priority, PriorityParts, PriorityTally,
 };
 pub use decision::{
     suggest_next_sanction, validate_decision, Decision, DecisionProblem, LadderStep, Measure,

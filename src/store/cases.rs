@@ -15,9 +15,9 @@ use super::schema::{
 };
 use super::to_utc;
 use crate::moderation::{
-    case_key, case_priority, reporter_accuracy, AuditAction, CaseEntry, CaseFacts, CaseId,
-    CaseStatus, DecidedReport, DecisionKind, GameNumber, ModerationPolicy, PlayerId, ReportId,
-    ReportOutcome, ReportReason, ReportSource, ReportTimeout, Reporter,
+    accuracy_of_counts, case_key, AuditAction, CaseEntry, CaseFacts, CaseId, CaseStatus,
+    DecidedReport, DecisionKind, GameNumber, ModerationPolicy, PlayerId, ReportId, ReportOutcome,
+    ReportReason, ReportSource, ReportTimeout, Reporter,
 };
 
 /// A stored case.
@@ -69,7 +69,8 @@ pub fn open_case_id(
 /// is none, and returns the case id. Concurrent filers end in one case: the `cases_one_open`
 /// unique index refuses a second open case, and the loser (inside a savepoint, so the caller's
 /// transaction survives on PostgreSQL) re-reads the winner's. Runs inside the caller's
-/// transaction; the caller refreshes the priority afterwards.
+/// transaction; returns the case and whether the report is new to it (the caller then counts
+/// it into the case's tally: `case_tallies`).
 pub fn join_open_case(
     conn: &mut DbConnection,
     accused: (PlayerId, &str),
@@ -77,7 +78,7 @@ pub fn join_open_case(
     report_id: ReportId,
     now: NaiveDateTime,
     actor: LogActor<'_>,
-) -> QueryResult<CaseId> {
+) -> QueryResult<(CaseId, bool)> {
     let (accused_id, accused_name) = accused;
     let case_id = match open_case_id(conn, accused_id, reason)? {
         Some(id) => id,
@@ -127,7 +128,7 @@ pub fn join_open_case(
         }
     };
     // Lock the case row until commit (PostgreSQL): concurrent filers into one case take turns,
-    // so the last one's priority refresh counts every entry.
+    // so each counts its entry into the tally the previous one left.
     diesel::update(cases::table.find(case_id))
         .set(cases::updated_at.eq(now))
         .execute(conn)?;
@@ -143,7 +144,7 @@ pub fn join_open_case(
             ))
             .execute(conn)?;
     }
-    Ok(case_id)
+    Ok((case_id, !linked))
 }
 
 /// A game as a policy game number: the site's number, or minus the archive id for a stored
@@ -170,19 +171,28 @@ pub(crate) fn game_numbers(
         .collect())
 }
 
-/// A player's accuracy share from their decided reports.
+/// A player's accuracy share from their decided reports, counted in SQL.
 pub fn reporter_accuracy_of(
     conn: &mut DbConnection,
     reporter_id: PlayerId,
     policy: &ModerationPolicy,
 ) -> QueryResult<f64> {
-    let outcomes: Vec<Option<ReportOutcome>> = reports::table
+    let counts: Vec<(Option<ReportOutcome>, i64)> = reports::table
         .filter(reports::reporter_id.eq(reporter_id))
         .filter(reports::outcome.is_not_null())
-        .select(reports::outcome)
+        .group_by(reports::outcome)
+        .select((reports::outcome, diesel::dsl::count_star()))
         .load(conn)?;
-    let outcomes: Vec<ReportOutcome> = outcomes.into_iter().flatten().collect();
-    Ok(reporter_accuracy(&outcomes, policy).share)
+    let count_of = |wanted: ReportOutcome| -> usize {
+        counts
+            .iter()
+            .filter(|(outcome, _)| *outcome == Some(wanted))
+            .map(|(_, n)| usize::try_from(*n).unwrap_or(0))
+            .sum()
+    };
+    let upheld = count_of(ReportOutcome::Upheld);
+    let unjustified = count_of(ReportOutcome::DismissedUnjustified);
+    Ok(accuracy_of_counts(upheld, unjustified, policy).share)
 }
 
 /// Earlier warnings and sanctions of a player that were not lifted.
@@ -270,7 +280,7 @@ pub fn case_facts(
 }
 
 /// A case entry's columns: id, source, reporter, filing admin, score, game, filed at.
-type FactsRow = (
+pub(crate) type FactsRow = (
     ReportId,
     ReportSource,
     Option<PlayerId>,
@@ -281,7 +291,7 @@ type FactsRow = (
 );
 
 /// Who filed an entry: a player, an admin, or one of the analyses with its score.
-fn reporter_of(row: &FactsRow) -> Reporter {
+pub(crate) fn reporter_of(row: &FactsRow) -> Reporter {
     let (source, reporter_id, filed_by_admin) = (row.1, row.2, row.3);
     let score = row.4.unwrap_or(0.0);
     match (source, reporter_id, filed_by_admin) {
@@ -314,37 +324,6 @@ impl ReporterAccuracies {
         self.0.insert(player, share);
         Ok(Some(share))
     }
-}
-
-/// Recomputes and stores a case's `priority_base` and `entry_count`.
-///
-/// Contract with the queue: `priority_base` is [`case_priority`]'s total (the unrounded sum of
-/// its parts) MINUS its age part, so the stored value does not go stale as the case waits.
-/// The queue adds the age part when it reads:
-/// `priority = priority_base + age_weight * min(age_hours / age_saturation_hours, 1)`,
-/// with `age_hours` counted from `opened_at`. Every write that changes a case's entries, a
-/// reporter's accuracy or the accused's earlier measures calls this in its transaction.
-pub fn refresh_priority(
-    conn: &mut DbConnection,
-    case_id: CaseId,
-    policy: &ModerationPolicy,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    let Some(case) = find(conn, case_id)? else {
-        return Err(DieselError::NotFound);
-    };
-    let facts = case_facts(conn, &case, policy)?;
-    let base = case_priority(&facts, to_utc(now), policy)
-        .parts
-        .without_age();
-    diesel::update(cases::table.find(case_id))
-        .set((
-            cases::priority_base.eq(base),
-            cases::entry_count.eq(i32::try_from(facts.entries.len()).unwrap_or(i32::MAX)),
-            cases::updated_at.eq(now),
-        ))
-        .execute(conn)?;
-    Ok(())
 }
 
 /// Takes the case for a decision by `admin_id`: touches it only while it is open and the admin
@@ -387,24 +366,6 @@ pub fn open_cases_of(conn: &mut DbConnection, player_id: PlayerId) -> QueryResul
         .filter(cases::accused_id.eq(player_id))
         .filter(cases::status.eq(CaseStatus::Open))
         .select(cases::id)
-        .load(conn)
-}
-
-/// The open cases holding a report by one of these reporters.
-pub fn open_cases_reported_by(
-    conn: &mut DbConnection,
-    reporter_ids: &[PlayerId],
-) -> QueryResult<Vec<CaseId>> {
-    if reporter_ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    case_reports::table
-        .inner_join(reports::table)
-        .inner_join(cases::table)
-        .filter(reports::reporter_id.eq_any(reporter_ids))
-        .filter(cases::status.eq(CaseStatus::Open))
-        .select(cases::id)
-        .distinct()
         .load(conn)
 }
 

@@ -2,8 +2,8 @@
 //!
 //! A game adds one `game_pair_play` row per player and opponent (twelve), its four players'
 //! plays to their baselines (`collusion_baselines`, read in name order, locked on PostgreSQL)
-//! and to everybody's (`collusion_population`), and its six pairs' plays to their records
-//! (`collusion_pairs`). The pairs are then judged by these records and the reports of their
+//! and to everybody's (`collusion_population`, spread over [`POPULATION_SHARDS`] rows), and its
+//! six pairs' plays to their records (`collusion_pairs`). The pairs are then judged by these records and the reports of their
 //! findings raised (`usecases::judge_collusion`).
 
 use std::collections::{BTreeMap, HashMap};
@@ -125,17 +125,20 @@ pub fn record_statistics(
     }
     insert_all!(conn, game_pair_play::table, &rows)?;
 
-    // Lock order: the players' baselines in name order, the population row, then the pairs in
-    // name order (two games that share a pair share its players, so they meet at the first).
+    // Lock order: the players' baselines in name order, the game's population row, then the
+    // pairs in name order (two games that share a pair share its players, so they meet at the
+    // first).
     let mut baselines = hold_baselines(conn, &distinct, now)?;
-    let mut population = hold_population(conn, now)?;
+    let mut given = Tally::default();
     for seat in Seat::ALL {
         baselines
             .get_mut(names[seat.index()])
             .ok_or(diesel::result::Error::NotFound)?
             .add_game(game, seat);
-        population.add_given(game, seat);
+        given.add_given(game, seat);
     }
+    add_to_population(conn, game_id, &given, now)?;
+    let population = population(conn)?;
     for (player, tallies) in &baselines {
         diesel::update(collusion_baselines::table.find(player))
             .set((
@@ -144,12 +147,6 @@ pub fn record_statistics(
             ))
             .execute(conn)?;
     }
-    diesel::update(collusion_population::table.find(1))
-        .set((
-            collusion_population::tally.eq(to_json(&population)?),
-            collusion_population::updated_at.eq(now),
-        ))
-        .execute(conn)?;
     let pairs = hold_pairs(conn, game_id, &distinct, names, game, now)?;
 
     Ok(Some(Recorded {
@@ -182,11 +179,24 @@ fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> QueryResult<T> {
     serde_json::from_str(text).map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))
 }
 
-/// Reads (creating if missing) and locks the population row.
-fn hold_population(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<Tally> {
+/// Rows the population tally is spread over. Every FFA game adds to one of them (by game id)
+/// and judges by their sum: with one row, each game's transaction on PostgreSQL would wait for
+/// the previous game's to commit (issue #41).
+pub const POPULATION_SHARDS: i32 = 16;
+
+/// Adds one game's given play to its population row (created where missing, locked on
+/// PostgreSQL until the game's transaction commits).
+fn add_to_population(
+    conn: &mut DbConnection,
+    game_id: i64,
+    given: &Tally,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    // In 1..=POPULATION_SHARDS, so the conversion cannot fail.
+    let shard = i32::try_from(game_id.rem_euclid(i64::from(POPULATION_SHARDS))).unwrap_or(0) + 1;
     let empty = to_json(&Tally::default())?;
     let row = (
-        collusion_population::id.eq(1),
+        collusion_population::id.eq(shard),
         collusion_population::tally.eq(empty.as_str()),
         collusion_population::updated_at.eq(now),
     );
@@ -195,13 +205,36 @@ fn hold_population(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<T
         .on_conflict_do_nothing()
         .execute(c))?;
     let query = collusion_population::table
-        .find(1)
+        .find(shard)
         .select(collusion_population::tally);
     let text: String = match conn {
         DbConnection::Postgres(c) => query.for_update().first(c)?,
         DbConnection::Sqlite(c) => query.first(c)?,
     };
-    from_json(&text)
+    let mut tally: Tally = from_json(&text)?;
+    tally.merge(given);
+    diesel::update(collusion_population::table.find(shard))
+        .set((
+            collusion_population::tally.eq(to_json(&tally)?),
+            collusion_population::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Everybody's given play: the population rows summed. On PostgreSQL the other rows are read
+/// as last committed, so a game judges by the population without the games being stored beside
+/// it, a difference of a few games in thousands.
+fn population(conn: &mut DbConnection) -> QueryResult<Tally> {
+    let rows: Vec<String> = collusion_population::table
+        .order(collusion_population::id.asc())
+        .select(collusion_population::tally)
+        .load(conn)?;
+    let mut population = Tally::default();
+    for text in rows {
+        population.merge(&from_json(&text)?);
+    }
+    Ok(population)
 }
 
 /// Reads (creating where missing) and locks the baselines of `players`, in name order.

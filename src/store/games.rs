@@ -174,9 +174,9 @@ pub fn site_ids(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<HashMap<i64
         .collect())
 }
 
-/// Writes a new game's rows (game, seats, chat lines, events) and counts it in the archive
-/// aggregates (`archive_players`, `archive_pairs`), in the caller's transaction; returns its
-/// id. A game number already stored fails on the unique key.
+/// Writes a new game's rows (game, seats, chat lines, events) in the caller's transaction;
+/// returns its id. A game number already stored fails on the unique key. The caller counts
+/// the game in the archive aggregates with [`count_in_aggregates`].
 pub fn insert_rows(
     conn: &mut DbConnection,
     prepared: &PreparedGame,
@@ -185,7 +185,6 @@ pub fn insert_rows(
 ) -> QueryResult<i64> {
     let id = insert_game(conn, &prepared.game, played_at, now)?;
     insert_seats(conn, id, prepared)?;
-    count_in_aggregates(conn, id, prepared, played_at)?;
     insert_chat(conn, id, prepared)?;
     insert_events(conn, id, prepared)?;
     Ok(id)
@@ -249,7 +248,9 @@ fn insert_seats(conn: &mut DbConnection, id: i64, prepared: &PreparedGame) -> Qu
     Ok(())
 }
 
-fn count_in_aggregates(
+/// Counts a stored game in the archive aggregates (`archive_players`, `archive_pairs`), in the
+/// caller's transaction.
+pub fn count_in_aggregates(
     conn: &mut DbConnection,
     id: i64,
     prepared: &PreparedGame,

@@ -52,6 +52,7 @@ pub mod archive_players;
 pub mod automatic_reports;
 pub mod backup;
 pub mod case_evidence;
+pub mod case_tallies;
 pub mod cases;
 pub mod chat_flags;
 pub mod claims;

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, NaiveDateTime, TimeDelta, Utc};
 use diesel::prelude::*;
 
+use super::case_tallies;
 use super::cases;
 use super::connection::DbConnection;
 use super::modlog::LogActor;
@@ -246,7 +247,9 @@ pub fn link(
     Ok(())
 }
 
-/// Files the report into each accused player's open case and refreshes those cases.
+/// Files the report into each accused player's open case and re-ranks those cases: a report
+/// new to a case is counted into its tally, one filed again (a merge) re-counts the case's
+/// reporters and the accused's history.
 pub fn join_cases(
     conn: &mut DbConnection,
     report_id: ReportId,
@@ -256,11 +259,21 @@ pub fn join_cases(
     now: NaiveDateTime,
     actor: LogActor<'_>,
 ) -> QueryResult<Vec<CaseId>> {
-    let mut joined = Vec::with_capacity(accused.len());
-    for (player, name) in accused {
-        let case = cases::join_open_case(conn, (*player, name), reason, report_id, now, actor)?;
-        cases::refresh_priority(conn, case, policy, now)?;
-        joined.push(case);
+    // Cases are locked in accused-id order, so two reports naming the same players in another
+    // order cannot wait for each other on PostgreSQL; the answer keeps the order given.
+    let mut order: Vec<usize> = (0..accused.len()).collect();
+    order.sort_by_key(|i| accused[*i].0);
+    let mut joined = vec![CaseId(0); accused.len()];
+    for i in order {
+        let (player, name) = &accused[i];
+        let (case, new_to_case) =
+            cases::join_open_case(conn, (*player, name), reason, report_id, now, actor)?;
+        if new_to_case {
+            case_tallies::count_entry(conn, case, report_id, policy, now)?;
+        } else {
+            case_tallies::recount(conn, case, policy, now)?;
+        }
+        joined[i] = case;
     }
     Ok(joined)
 }

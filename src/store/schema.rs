@@ -204,6 +204,9 @@ diesel::table! {
         claimed_by -> Nullable<BigInt>,
         claimed_until -> Nullable<Timestamp>,
         decided_at -> Nullable<Timestamp>,
+        automatic_best -> Double,
+        reporter_count -> Integer,
+        reporter_accuracy_sum -> Nullable<Double>,
     }
 }
 
@@ -211,6 +214,13 @@ diesel::table! {
     case_reports (case_id, report_id) {
         case_id -> BigInt,
         report_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    case_reporters (case_id, reporter_id) {
+        case_id -> BigInt,
+        reporter_id -> BigInt,
     }
 }
 
@@ -504,6 +514,7 @@ diesel::joinable!(report_games -> games (game_id));
 diesel::joinable!(cases -> players (accused_id));
 diesel::joinable!(case_reports -> cases (case_id));
 diesel::joinable!(case_reports -> reports (report_id));
+diesel::joinable!(case_reporters -> cases (case_id));
 diesel::joinable!(decisions -> cases (case_id));
 diesel::joinable!(appeals -> sanctions (sanction_id));
 diesel::joinable!(sanctions -> cases (case_id));
@@ -523,6 +534,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     report_games,
     cases,
     case_reports,
+    case_reporters,
     sanctions,
     decisions,
     appeals,

@@ -20,6 +20,9 @@ pub struct DatabaseSettings {
     /// SQLite only: a ceiling on the database file, in pages of 4 KiB (`PRAGMA
     /// max_page_count`); 0 is no ceiling but the disk's. Reaching it answers like a full disk.
     pub sqlite_max_pages: u32,
+    /// PostgreSQL only: machine writes (game ingest, the jobs) running at once; the rest wait
+    /// in the service, so people's writes and reads always find a pooled connection.
+    pub postgres_bulk_writers: u32,
 }
 
 /// SQLite's `PRAGMA synchronous` in WAL mode (SQLite documentation, "PRAGMA synchronous" and

@@ -15,6 +15,7 @@ use crate::moderation::{
     DecisionPreset, DecisionProblem, GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId,
     PresetValues, ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, ValidDecision,
 };
+use crate::store::case_tallies;
 use crate::store::cases::{self, CaseRow};
 use crate::store::decisions::{self, NewDecision};
 use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
@@ -369,9 +370,9 @@ fn rerank_open_cases(
     let mut affected: BTreeSet<CaseId> = cases::open_cases_of(conn, accused_id)?
         .into_iter()
         .collect();
-    affected.extend(cases::open_cases_reported_by(conn, reporters)?);
+    affected.extend(case_tallies::open_cases_reported_by(conn, reporters)?);
     for case in affected {
-        cases::refresh_priority(conn, case, policy, now)?;
+        case_tallies::recount(conn, case, policy, now)?;
     }
     Ok(())
 }

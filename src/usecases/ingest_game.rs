@@ -102,6 +102,9 @@ pub(super) fn store_new_game(
     raise_chat_reports(conn, id, prepared, policy, now)?;
     record_conduct(conn, id, played_at, prepared, conduct_step, now)?;
     judge_collusion(conn, id, prepared, policy, now)?;
+    // Last: the players' and pairs' archive totals are rows every game of those players
+    // updates, so on PostgreSQL their locks are held only from here to the commit (issue #41).
+    games::count_in_aggregates(conn, id, prepared, played_at)?;
     Ok(id)
 }
 

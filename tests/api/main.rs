@@ -6,6 +6,7 @@
 mod admin_entries;
 mod admin_tokens;
 mod backup;
+mod case_tallies;
 mod chat_check;
 mod chat_flags;
 mod chat_window;
