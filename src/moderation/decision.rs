@@ -7,6 +7,7 @@ use super::decision_action::DecisionAction;
 use super::policy::{DecisionPolicy, ModerationPolicy};
 use super::preset::DecisionPreset;
 use super::report::CaseKey;
+use super::separation::{separation_members, SeparationMember, SeparationProblem};
 use super::types::{
     add_saturating, days, DecisionKind, GameNumber, Ground, LadderTrack, NewSanction, PlayerId,
     ReportReason, Sanction, SanctionDuration, SanctionKind,
@@ -27,6 +28,8 @@ pub struct Decision {
     pub evidence_games: Vec<GameNumber>,
     /// The message preset chosen for the player, if any.
     pub preset: Option<DecisionPreset>,
+    /// With a separation: the others to keep apart from the accused.
+    pub separate_from: Vec<SeparationMember>,
 }
 
 /// A decision that may be carried out.
@@ -45,6 +48,8 @@ pub struct ValidDecision {
     pub report_outcome: ReportOutcome,
     /// The preset that fits this decision, if one was chosen.
     pub preset: Option<DecisionPreset>,
+    /// A separation's members, the accused first; empty for any other decision.
+    pub separated: Vec<PlayerId>,
 }
 
 impl ValidDecision {
@@ -101,6 +106,10 @@ pub enum DecisionProblem {
         minutes: u32,
         max: u32,
     },
+    /// A separation's members or reason (see [`SeparationProblem`]).
+    Separation {
+        problem: SeparationProblem,
+    },
 }
 
 impl From<Conflict> for DecisionProblem {
@@ -124,6 +133,7 @@ impl DecisionProblem {
             DecisionProblem::DurationTooShort { .. } | DecisionProblem::DurationTooLong { .. } => {
                 "duration"
             }
+            DecisionProblem::Separation { problem } => problem.field(),
         }
     }
 
@@ -161,6 +171,7 @@ impl DecisionProblem {
             DecisionProblem::DurationTooLong { minutes, max } => format!(
                 "{minutes} minutes is longer than the maximum of {max} minutes; use a permanent sanction instead."
             ),
+            DecisionProblem::Separation { problem } => problem.message(),
         }
     }
 }
@@ -208,6 +219,7 @@ pub fn validate_decision(
         }
         check_duration(duration, rules, &mut problems);
     }
+    let separated = check_separation(decision, facts, &mut problems);
     if !problems.is_empty() {
         return Err(problems);
     }
@@ -221,6 +233,36 @@ pub fn validate_decision(
         evidence_games: evidence,
         report_outcome: decision.action.report_outcome(),
         preset: decision.preset.clone(),
+        separated,
+    })
+}
+
+/// A separation's members, the accused first, each named in the case
+/// ([`separation_members`]); empty for any other decision.
+fn check_separation(
+    decision: &Decision,
+    facts: &CaseFacts,
+    problems: &mut Vec<DecisionProblem>,
+) -> Vec<PlayerId> {
+    let kind = match decision.action {
+        DecisionAction::Sanction { sanction, .. } => Some(sanction),
+        _ => None,
+    };
+    let named = facts.parties().accused;
+    separation_members(
+        kind,
+        facts.key.reason,
+        facts.key.accused,
+        &named,
+        &decision.separate_from,
+    )
+    .unwrap_or_else(|found| {
+        problems.extend(
+            found
+                .into_iter()
+                .map(|problem| DecisionProblem::Separation { problem }),
+        );
+        Vec::new()
     })
 }
 
@@ -492,6 +534,7 @@ mod tests {
             note: Some("repeated insults in games 1 and 2".into()),
             evidence_games: vec![],
             preset: None,
+            separate_from: vec![],
         }
     }
 
@@ -569,6 +612,7 @@ mod tests {
                 note: Some("   ".into()),
                 evidence_games: vec![],
                 preset: None,
+                separate_from: vec![],
             };
             let valid = check(&decision, &facts).ok();
             assert_eq!(valid.as_ref().and_then(|v| v.note.clone()), None);

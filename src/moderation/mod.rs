@@ -25,7 +25,9 @@ pub mod preset;
 pub mod report;
 pub mod retention;
 pub mod sanction_event;
+pub mod separation;
 pub mod standing;
+pub mod table_check;
 pub mod types;
 
 pub use abuse::{
@@ -60,7 +62,9 @@ pub use report::{
     ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,
 };
 pub use sanction_event::{SanctionEvent, SanctionEventKind, SanctionState};
+pub use separation::{separation_members, SeparationMember, SeparationProblem};
 pub use standing::{standing, Standing};
+pub use table_check::{check_table, KeptApart, SeatVerdict, TableSanction, TableVerdict};
 pub use types::{
     AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, GameNumber, Ground, LadderTrack,
     NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter, Sanction,

@@ -55,6 +55,10 @@ pub struct SanctionState {
     pub lifted_at: Option<DateTime<Utc>>,
     /// Whether it restricts the player at the event's time.
     pub in_force: bool,
+    /// A separation's members by name, the sanctioned player among them; absent for other
+    /// kinds, so their bodies stay as they were.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
 }
 
 /// One event, serialised as the webhook's body.
@@ -90,8 +94,15 @@ impl SanctionEvent {
                 ends_at: sanction.effective_end(),
                 lifted_at: sanction.lifted_at,
                 in_force: sanction.is_active(now),
+                members: Vec::new(),
             },
         }
+    }
+
+    /// The event naming a separation's members.
+    pub fn with_members(mut self, members: Vec<String>) -> SanctionEvent {
+        self.sanction.members = members;
+        self
     }
 }
 
@@ -140,6 +151,22 @@ mod tests {
             start + TimeDelta::hours(2),
         );
         assert!(!lifted.sanction.in_force);
+        assert!(
+            json["sanction"].get("members").is_none(),
+            "only separations name members"
+        );
+        sanction.kind = SanctionKind::Separation;
+        let separated = SanctionEvent::new(
+            "e3".into(),
+            SanctionEventKind::SanctionStarted,
+            &sanction,
+            "Spaksi",
+            start,
+        )
+        .with_members(vec!["Spaksi".into(), "Ally".into()]);
+        let json = serde_json::to_value(&separated).unwrap_or_default();
+        assert_eq!(json["sanction"]["kind"], "separation");
+        assert_eq!(json["sanction"]["members"][1], "Ally");
         for kind in SanctionEventKind::ALL {
             assert_eq!(SanctionEventKind::from_name(kind.name()), Some(kind));
         }

@@ -422,7 +422,8 @@ impl AppealStatus {
     ];
 }
 
-/// The site's three sanctions, each temporary or permanent (docs/moderation.md, "Sanctions").
+/// The site's three sanctions, each temporary or permanent (docs/moderation.md, "Sanctions"),
+/// and the separation that keeps a teaming ring's members apart at the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionKind {
@@ -430,13 +431,17 @@ pub enum SanctionKind {
     PlayBan,
     /// Excludes the player from the club: no play, no chat, no reports.
     ClubBan,
+    /// Two or more players may not sit at one table (issue #42, item 4); each may still play
+    /// and chat elsewhere. Its members are stored beside the sanction (`separation_members`).
+    Separation,
 }
 
 impl SanctionKind {
-    pub const ALL: [SanctionKind; 3] = [
+    pub const ALL: [SanctionKind; 4] = [
         SanctionKind::ChatBan,
         SanctionKind::PlayBan,
         SanctionKind::ClubBan,
+        SanctionKind::Separation,
     ];
 
     pub fn blocks_chat(self) -> bool {

@@ -83,6 +83,7 @@ pub mod sanction_changes;
 pub mod sanction_listing;
 pub mod sanctions;
 pub mod schema;
+pub mod separations;
 pub mod settings;
 pub mod webhook_outbox;
 pub mod webhook_sealing;

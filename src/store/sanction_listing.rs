@@ -7,13 +7,13 @@ use diesel::prelude::*;
 use super::appeals::AppealRow;
 use super::connection::DbConnection;
 use super::sanctions::SanctionRow;
-use super::schema::{appeals, players, sanctions};
-use crate::moderation::{SanctionId, SanctionKind};
+use super::schema::{appeals, players, sanctions, separation_members};
+use crate::moderation::{PlayerId, SanctionId, SanctionKind};
 
 /// Which sanctions a listing shows; every field narrows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SanctionFilter {
-    /// The sanctioned player, by name.
+    /// The sanctioned player, by name, with the separations they are a member of.
     pub player: Option<String>,
     pub kind: Option<SanctionKind>,
     /// Only those in force at this moment: started, not lifted, not yet ended.
@@ -28,6 +28,8 @@ pub struct SanctionListing {
     pub sanction: SanctionRow,
     pub player: String,
     pub appeal: Option<AppealRow>,
+    /// A separation's members by name; empty for other kinds.
+    pub members: Vec<String>,
 }
 
 /// Sanctions matching `filter`, newest first: at most `limit` with id below `before_id`.
@@ -47,7 +49,20 @@ pub fn page(
         ))
         .into_boxed();
     if let Some(player) = &filter.player {
-        query = query.filter(players::name.eq(player.clone()));
+        // The player's separations: found by id first, since `players` is already joined.
+        let id: Option<PlayerId> = players::table
+            .filter(players::name.eq(player.clone()))
+            .select(players::id)
+            .first(conn)
+            .optional()?;
+        let separations = separation_members::table
+            .filter(separation_members::player_id.nullable().eq(id))
+            .select(separation_members::sanction_id);
+        query = query.filter(
+            players::name
+                .eq(player.clone())
+                .or(sanctions::id.eq_any(separations)),
+        );
     }
     if let Some(kind) = &filter.kind {
         query = query.filter(sanctions::kind.eq(*kind));
@@ -78,9 +93,20 @@ pub fn page(
     }
     let rows: Vec<(SanctionRow, String, Option<AppealRow>)> =
         query.order(sanctions::id.desc()).limit(limit).load(conn)?;
+    let separations: Vec<SanctionId> = rows
+        .iter()
+        .filter(|(s, _, _)| s.kind == SanctionKind::Separation)
+        .map(|(s, _, _)| s.id)
+        .collect();
+    let mut members = if separations.is_empty() {
+        Default::default()
+    } else {
+        super::separations::member_names(conn, &separations)?
+    };
     Ok(rows
         .into_iter()
         .map(|(sanction, player, appeal)| SanctionListing {
+            members: members.remove(&sanction.id).unwrap_or_default(),
             sanction,
             player,
             appeal,

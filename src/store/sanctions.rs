@@ -47,7 +47,7 @@ impl SanctionRow {
 }
 
 /// Stored ends are the start plus whole minutes (decisions give minutes), so this is exact.
-fn duration_of(starts: NaiveDateTime, ends: Option<NaiveDateTime>) -> SanctionDuration {
+pub(super) fn duration_of(starts: NaiveDateTime, ends: Option<NaiveDateTime>) -> SanctionDuration {
     match ends {
         None => SanctionDuration::Permanent,
         Some(end) => SanctionDuration::Temporary {

@@ -243,6 +243,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    separation_members (sanction_id, player_id) {
+        sanction_id -> BigInt,
+        player_id -> BigInt,
+    }
+}
+
+diesel::table! {
     archive_players (name) {
         name -> Text,
         name_folded -> Text,
@@ -518,6 +525,7 @@ diesel::joinable!(case_reporters -> cases (case_id));
 diesel::joinable!(decisions -> cases (case_id));
 diesel::joinable!(appeals -> sanctions (sanction_id));
 diesel::joinable!(sanctions -> cases (case_id));
+diesel::joinable!(separation_members -> sanctions (sanction_id));
 diesel::joinable!(erased_names -> players (player_id));
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
@@ -536,6 +544,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     case_reports,
     case_reporters,
     sanctions,
+    separation_members,
     decisions,
     appeals,
     report_timeouts,

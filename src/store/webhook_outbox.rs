@@ -13,7 +13,7 @@ use super::schema::{
 };
 use super::to_utc;
 use super::webhook_subscriptions::events_of;
-use crate::moderation::{SanctionEvent, SanctionEventKind, SanctionId};
+use crate::moderation::{SanctionEvent, SanctionEventKind, SanctionId, SanctionKind};
 
 /// Writes the event announcing `kind` for the sanction (as it now stands), and a pending
 /// delivery for each live subscription that wants it. Runs in the caller's transaction.
@@ -44,6 +44,13 @@ pub fn emit(
         .find(row.player_id)
         .select(players::name)
         .first(conn)?;
+    let members = if row.kind == SanctionKind::Separation {
+        super::separations::member_names(conn, &[sanction_id])?
+            .remove(&sanction_id)
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     let event_id = uuid::Uuid::new_v4().to_string();
     let event = SanctionEvent::new(
         event_id.clone(),
@@ -51,7 +58,8 @@ pub fn emit(
         &row.to_policy(),
         &player,
         to_utc(now),
-    );
+    )
+    .with_members(members);
     let body = serde_json::to_string(&event)
         .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
     let id = insert_returning_id!(

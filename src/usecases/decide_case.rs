@@ -13,7 +13,8 @@ use crate::moderation::{
     compose_note, render_preset, report_timeout_after_decision, suggest_next_sanction,
     validate_decision, AuditAction, CaseFacts, CaseId, Decision, DecisionAction, DecisionKind,
     DecisionPreset, DecisionProblem, GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId,
-    PresetValues, ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, ValidDecision,
+    PresetValues, ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, SeparationMember,
+    ValidDecision,
 };
 use crate::store::case_tallies;
 use crate::store::cases::{self, CaseRow};
@@ -21,7 +22,7 @@ use crate::store::decisions::{self, NewDecision};
 use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{
-    from_utc, players, report_timeouts, reports, to_utc, webhook_outbox, DbConnection,
+    from_utc, players, report_timeouts, reports, separations, to_utc, webhook_outbox, DbConnection,
 };
 
 /// An admin's decision on a case, as the route read it.
@@ -36,6 +37,8 @@ pub struct DecisionInput {
     pub evidence_games: Vec<i64>,
     /// The message preset chosen by key (the route looked it up).
     pub preset: Option<DecisionPreset>,
+    /// With a separation: the other players to keep apart from the accused, by name.
+    pub separate_from: Vec<String>,
 }
 
 /// Why a decision was not carried out.
@@ -73,6 +76,8 @@ pub struct Decided {
     pub sanction: Option<SanctionRow>,
     /// Report timeouts the decision earned reporters, by reporter name.
     pub report_timeouts: Vec<(String, ReportTimeout)>,
+    /// A separation's members by name; empty for any other decision.
+    pub separated: Vec<String>,
     /// The ladder's next step for the accused, counting this decision.
     pub next_step: LadderStep,
     pub decided_at: NaiveDateTime,
@@ -91,7 +96,8 @@ pub fn decide_case(
         let accused = players::name(conn, case.accused_id)?;
         let facts = cases::case_facts(conn, &case, policy)?;
         let evidence = evidence_games(conn, &input.evidence_games, &accused)?;
-        let valid = validate_decision(&decision(input, evidence), &facts, policy)
+        let separate_from = separation_members(conn, &input.separate_from)?;
+        let valid = validate_decision(&decision(input, evidence, separate_from), &facts, policy)
             .map_err(DecideError::Invalid)?;
         let note = note_to_player(&valid, &facts, &accused, now);
         let sanction = store_sanction(conn, &valid, case_id, input.admin_id, &note, now)?;
@@ -122,6 +128,7 @@ pub fn decide_case(
         rerank_open_cases(conn, case.accused_id, &reporters, policy, now)?;
         let measures = sanctions::prior_measures(conn, case.accused_id)?;
         let next_step = suggest_next_sanction(&measures, facts.key.reason, to_utc(now), policy);
+        let separated = separated_names(&valid, &input.separate_from, &accused);
         Ok(Decided {
             decision_id,
             case_id,
@@ -131,6 +138,7 @@ pub fn decide_case(
             ground: valid.ground,
             evidence_games: valid.evidence_games,
             report_outcome: valid.report_outcome,
+            separated,
             sanction,
             report_timeouts: timeouts,
             next_step,
@@ -185,8 +193,38 @@ fn evidence_games(
     Ok(evidence)
 }
 
+/// The players the admin names to keep apart, each with the player their name resolves to.
+fn separation_members(
+    conn: &mut DbConnection,
+    names: &[String],
+) -> Result<Vec<SeparationMember>, DecideError> {
+    let mut members = Vec::with_capacity(names.len());
+    for name in names {
+        let player = players::find_id(conn, name)?;
+        members.push(SeparationMember {
+            name: name.clone(),
+            player,
+        });
+    }
+    Ok(members)
+}
+
+/// A separation's members by name, the accused first (as validated).
+fn separated_names(valid: &ValidDecision, others: &[String], accused: &str) -> Vec<String> {
+    if valid.separated.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once(accused.to_string())
+        .chain(others.iter().cloned())
+        .collect()
+}
+
 /// The decision as the policy reads it.
-fn decision(input: &DecisionInput, evidence_games: Vec<GameNumber>) -> Decision {
+fn decision(
+    input: &DecisionInput,
+    evidence_games: Vec<GameNumber>,
+    separate_from: Vec<SeparationMember>,
+) -> Decision {
     Decision {
         admin: input.admin_id,
         action: input.action,
@@ -194,6 +232,7 @@ fn decision(input: &DecisionInput, evidence_games: Vec<GameNumber>) -> Decision 
         note: input.note.clone(),
         evidence_games,
         preset: input.preset.clone(),
+        separate_from,
     }
 }
 
@@ -234,6 +273,9 @@ fn store_sanction(
     };
     let note = note.as_deref().unwrap_or_default();
     let id = sanctions::insert(conn, &new, Some(case_id), admin_id, note)?;
+    if !valid.separated.is_empty() {
+        separations::insert_members(conn, id, &valid.separated)?;
+    }
     Ok(sanctions::find(conn, id)?)
 }
 

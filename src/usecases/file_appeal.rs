@@ -6,12 +6,13 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::{Connection, QueryResult};
 
 use crate::moderation::{
-    validate_appeal, AppealId, AppealProblem, AuditAction, ModerationPolicy, PlayerId, SanctionId,
+    validate_appeal, AppealId, AppealProblem, AuditAction, ModerationPolicy, PlayerId, Sanction,
+    SanctionId, SanctionKind,
 };
 use crate::store::appeals::{self, AppealRow};
 use crate::store::modlog::{log_action, LogActor, LogActorKind, LogRefs};
 use crate::store::sanctions::{self, SanctionRow};
-use crate::store::{players, to_utc, DbConnection};
+use crate::store::{players, separations, to_utc, DbConnection};
 
 /// Why an appeal was not filed.
 #[derive(Debug)]
@@ -41,7 +42,7 @@ pub fn file(
     let (player_id, row) = own_sanction(conn, sanction_id, player)?;
     let earlier = appeals::of_sanction(conn, sanction_id)?;
     let valid = validate_appeal(
-        &row.to_policy(),
+        &as_appellants(row.to_policy(), player_id),
         player_id,
         &earlier,
         text,
@@ -66,8 +67,21 @@ pub fn file(
     }
 }
 
-/// The player's id and their sanction; `NotFound` for an unknown player or another player's
-/// sanction.
+/// The sanction as the appellant's own: a separation binds each member alike, so any member
+/// may appeal it (once, for all of them), and only members reach this point.
+fn as_appellants(sanction: Sanction, appellant: PlayerId) -> Sanction {
+    if sanction.kind == SanctionKind::Separation {
+        Sanction {
+            player: appellant,
+            ..sanction
+        }
+    } else {
+        sanction
+    }
+}
+
+/// The player's id and their sanction, or a separation they are a member of; `NotFound` for
+/// an unknown player or another player's sanction.
 fn own_sanction(
     conn: &mut DbConnection,
     sanction_id: SanctionId,
@@ -79,7 +93,9 @@ fn own_sanction(
     let Some(row) = sanctions::find(conn, sanction_id)? else {
         return Err(FileAppealError::NotFound);
     };
-    if row.player_id != player_id {
+    let member = row.kind == SanctionKind::Separation
+        && separations::is_member(conn, sanction_id, player_id)?;
+    if row.player_id != player_id && !member {
         return Err(FileAppealError::NotFound);
     }
     Ok((player_id, row))

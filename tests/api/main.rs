@@ -40,6 +40,7 @@ mod retention;
 mod role_matrix;
 mod sanctions;
 mod seed_story;
+mod separations;
 mod slow_clients;
 mod support;
 mod webhook_guard;

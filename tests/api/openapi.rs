@@ -235,7 +235,7 @@ async fn closed_sets_are_enums_equal_to_the_domain_values() {
     let decisions = every_variant!(DecisionKind: DismissUnjustified, DismissNotActionable, Warn,
         Sanction);
     assert_eq!(decisions, DecisionKind::ALL.to_vec());
-    let sanctions = every_variant!(SanctionKind: ChatBan, PlayBan, ClubBan);
+    let sanctions = every_variant!(SanctionKind: ChatBan, PlayBan, ClubBan, Separation);
     assert_eq!(sanctions, SanctionKind::ALL.to_vec());
     let outcomes = every_variant!(ReportOutcome: Upheld, DismissedUnjustified,
         DismissedNotActionable);

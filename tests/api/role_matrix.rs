@@ -54,6 +54,10 @@ fn chat_check_body() -> Value {
     json!({ "text": "good game" })
 }
 
+fn table_check_body() -> Value {
+    json!({ "players": ["r1", "matrix-player"], "variant": "ffa" })
+}
+
 fn new_game_body() -> Value {
     json!({ "pgn4": crate::games::SHORT_GAME })
 }
@@ -122,6 +126,7 @@ fn table() -> Vec<Row> {
         row("POST",   "/api/v1/admin/tokens",                Some(new_token_body), [401, 401, 401, 401, 403, 201, 403]),
         row("DELETE", "/api/v1/admin/tokens/{token_id}",     None,                 [401, 401, 401, 401, 403, 204, 403]),
         row("POST",   "/api/v1/chat/check",                  Some(chat_check_body), SERVER_ONLY),
+        row("POST",   "/api/v1/tables/check",                Some(table_check_body), SERVER_ONLY),
         row("POST",   "/api/v1/games",                       Some(new_game_body),  [401, 401, 401, 401, 201, 403, 403]),
         row("GET",    "/api/v1/games",                       None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/games/1",                     None,                 ADMIN_ONLY),

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use crate::api::actions::acting_admin::admin_id;
 use crate::api::actions::claim_case::{case_decided, case_not_found};
 use crate::api::error::ApiError;
+use crate::api::player_names::check_player_name;
 use crate::api::state::AppState;
 use crate::api::views::cases::{DecisionView, TimeoutView};
 use crate::api::views::sanctions::SanctionView;
@@ -29,6 +30,11 @@ pub struct SanctionBody {
     pub minutes: Option<u32>,
     #[serde(default)]
     pub permanent: bool,
+    /// With `kind: separation`: the other players to keep apart from the accused (each
+    /// accused or co-accused in the case; a ring's members at once).
+    #[serde(default)]
+    #[schema(example = json!(["Ally"]), max_items = 8)]
+    pub members: Vec<String>,
 }
 
 /// What the admin decides.
@@ -81,6 +87,40 @@ fn check_evidence_numbers(games: &[i64]) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A ring is a few players; the case names them all, so more is a malformed body.
+const MAX_SEPARATION_MEMBERS: usize = 8;
+
+/// The separation's other members, trimmed, each a possible player name (whether each is
+/// named in the case is the policy's check).
+fn separation_names(body: &DecisionBody) -> Result<Vec<String>, ApiError> {
+    let Some(sanction) = &body.sanction else {
+        return Ok(Vec::new());
+    };
+    if sanction.members.len() > MAX_SEPARATION_MEMBERS {
+        return Err(ApiError::unprocessable(
+            "invalid_separation",
+            format!("A separation names at most {MAX_SEPARATION_MEMBERS} other players."),
+            json!({ "field": "sanction.members" }),
+        ));
+    }
+    let mut names = Vec::with_capacity(sanction.members.len());
+    for (index, name) in sanction.members.iter().enumerate() {
+        let name = name.trim();
+        check_player_name(&format!("sanction.members[{index}]"), name)
+            .map_err(|_| invalid_member(index, name))?;
+        names.push(name.to_string());
+    }
+    Ok(names)
+}
+
+fn invalid_member(index: usize, name: &str) -> ApiError {
+    ApiError::unprocessable(
+        "invalid_separation",
+        format!("`sanction.members[{index}]` ({name:?}) is not a possible player name."),
+        json!({ "field": format!("sanction.members[{index}]") }),
+    )
+}
+
 fn action_of(body: &DecisionBody) -> Result<DecisionAction, ApiError> {
     let invalid = |field: &str, message: &str| {
         ApiError::unprocessable(
@@ -130,6 +170,7 @@ pub async fn decide(
 ) -> Result<DecisionView, ApiError> {
     let action = action_of(&body)?;
     check_evidence_numbers(&body.evidence_games)?;
+    let separate_from = separation_names(&body)?;
     let preset = match body.preset.as_deref() {
         None => None,
         Some(key) => Some(state.presets.find(key).cloned().ok_or_else(|| {
@@ -153,6 +194,7 @@ pub async fn decide(
                 note: body.note,
                 evidence_games: body.evidence_games,
                 preset,
+                separate_from,
             };
             decide_case(conn, CaseId(id), &input, &policy, store::now())
                 .map_err(|e| decide_error(id, e))
@@ -183,6 +225,7 @@ fn decision_view(decided: Decided) -> Result<DecisionView, ApiError> {
             })
             .collect(),
         next_step: decided.next_step,
+        separated: decided.separated,
         decided_at: to_utc(decided.decided_at),
     })
 }
@@ -237,6 +280,7 @@ fn invalid_decision(problems: &[DecisionProblem]) -> ApiError {
         Some(DecisionProblem::SingleGameEvidence { .. }) => "single_game_evidence",
         Some(DecisionProblem::GroundRequired) => "ground_required",
         Some(DecisionProblem::PresetDoesNotFit { .. }) => "preset_does_not_fit",
+        Some(DecisionProblem::Separation { .. }) => "invalid_separation",
         _ => "invalid_decision",
     };
     let listed: Vec<serde_json::Value> = problems

@@ -44,6 +44,9 @@ pub struct DecisionForm {
     note: String,
     #[serde(default)]
     evidence_games: String,
+    /// A separation's other members, by name.
+    #[serde(default)]
+    members: String,
 }
 
 /// A value of a closed set chosen in the form, by its wire name.
@@ -77,10 +80,18 @@ impl DecisionForm {
             "permanent" => (None, true),
             text => (Some(length(text)?), false),
         };
+        let members = self
+            .members
+            .split(',')
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .map(str::to_string)
+            .collect();
         Ok(SanctionBody {
             kind,
             minutes,
             permanent,
+            members,
         })
     }
 
@@ -270,6 +281,11 @@ fn sanction_fields(form: &DecisionForm) -> Markup {
                     }
                     option value="permanent" selected[form.length == "permanent"] { "permanent" }
                 }
+            }
+            div {
+                label for="members" { "Keep apart from (separation)" }
+                input #members name="members" value=(form.members)
+                    placeholder="names accused in this case, separated by commas";
             }
         }
     }

@@ -30,6 +30,15 @@ pub fn sanction_row(admin: &ConsoleAdmin, listing: &SanctionListingView, back: &
             p { "From " (when(s.starts_at)) @match s.reduced_until.or(s.ends_at) { Some(end) => { " to " (when(end)) }, None => ", permanent" }
                 @if let Some(case) = s.case_id { " · " a href={ "/admin/cases/" (case) } { "case " (case) } }
                 " · " (spoken_name(&s.ground)) }
+            @if !listing.members.is_empty() {
+                // A separation: who may not sit at one table.
+                p { "Kept apart: "
+                    @for (i, member) in listing.members.iter().enumerate() {
+                        @if i > 0 { ", " }
+                        a href={ "/admin/players/" (url_encoded(member)) } { (member) }
+                    }
+                }
+            }
             @if !listing.note.is_empty() { p.hint { (listing.note) } }
             @if let Some(appeal) = &listing.appeal { p { "Appeal " (wire_name(&appeal.status)) ": " (appeal.text) } }
             @if listing.in_force {

@@ -18,5 +18,6 @@ pub mod player_summary;
 pub mod queue;
 pub mod sanctions;
 pub mod standing;
+pub mod table_check;
 pub mod tokens;
 pub mod webhooks;

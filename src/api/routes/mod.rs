@@ -22,6 +22,7 @@ pub mod presets;
 pub mod reports;
 pub mod sanctions;
 pub mod standing;
+pub mod tables;
 pub mod webhooks;
 pub mod whoami;
 
@@ -39,6 +40,7 @@ macro_rules! api_handlers {
             health::healthz,
             health::readyz,
             standing::player_standing,
+            tables::check_table,
             whoami::whoami,
             chat::check_line,
             admin_tokens::list_tokens,

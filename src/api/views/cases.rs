@@ -59,6 +59,8 @@ pub struct DecisionView {
     /// The escalation ladder's suggestion for the accused's next offence of this kind.
     #[schema(value_type = Object)]
     pub next_step: LadderStep,
+    /// A separation's members by name, the accused first; empty for any other decision.
+    pub separated: Vec<String>,
     pub decided_at: DateTime<Utc>,
 }
 

@@ -18,6 +18,7 @@ pub mod reports;
 pub mod sanction_listing;
 pub mod sanctions;
 pub mod standing;
+pub mod table_check;
 pub mod tokens;
 pub mod webhooks;
 pub mod whoami;

@@ -25,6 +25,8 @@ pub struct SanctionListingView {
     pub appeal: Option<AppealView>,
     /// Until when it can be appealed; null once appealed, lifted, or past the window.
     pub appeal_until: Option<DateTime<Utc>>,
+    /// A separation's members by name (any of them may appeal it); empty for other kinds.
+    pub members: Vec<String>,
 }
 
 impl SanctionListingView {
@@ -47,6 +49,7 @@ impl SanctionListingView {
             in_force,
             appeal: listing.appeal.map(AppealView::from_row).transpose()?,
             appeal_until,
+            members: listing.members,
         })
     }
 }
