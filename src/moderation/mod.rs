@@ -24,6 +24,7 @@ pub mod policy;
 pub mod preset;
 pub mod refund;
 pub mod refund_event;
+pub mod refund_policy;
 pub mod report;
 pub mod retention;
 pub mod sanction_event;

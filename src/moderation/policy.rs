@@ -1,7 +1,7 @@
 //! Every moderation threshold as data. The documented defaults live in `config/moderation.toml`;
 //! [`ModerationPolicy::default`] equals that file (a test keeps them in step).
 
-use super::refund::RefundPolicy;
+use super::refund_policy::RefundPolicy;
 use super::types::{ReportReason, SanctionDuration, SanctionKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
