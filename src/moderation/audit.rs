@@ -145,6 +145,15 @@ pub enum AuditAction {
         chat_lines_deleted: u64,
         texts_rewritten: u64,
     },
+    /// An upheld case owes its victims refunds (docs/moderation.md, "Refunds"): how many
+    /// games and victims, the points in all, and the listings without an amount.
+    RefundsOwed {
+        case: CaseId,
+        games: u32,
+        victims: u32,
+        total: i64,
+        unrated: u32,
+    },
 }
 
 impl AuditAction {
@@ -158,7 +167,7 @@ impl AuditAction {
     }
 
     /// Every [`AuditAction::kind`] value, in declaration order: what a log filter may ask for.
-    pub const KINDS: [&'static str; 19] = [
+    pub const KINDS: [&'static str; 20] = [
         "report_filed",
         "report_merged",
         "automatic_report",
@@ -178,6 +187,7 @@ impl AuditAction {
         "note_added",
         "player_exported",
         "player_erased",
+        "refunds_owed",
     ];
 
     /// The tag value, e.g. "case_claimed", for a log's `kind` column.
@@ -202,6 +212,7 @@ impl AuditAction {
             AuditAction::NoteAdded { .. } => "note_added",
             AuditAction::PlayerExported { .. } => "player_exported",
             AuditAction::PlayerErased { .. } => "player_erased",
+            AuditAction::RefundsOwed { .. } => "refunds_owed",
         }
     }
 }
@@ -337,6 +348,13 @@ mod tests {
                 games: 3,
                 chat_lines_deleted: 3,
                 texts_rewritten: 5,
+            },
+            AuditAction::RefundsOwed {
+                case,
+                games: 2,
+                victims: 3,
+                total: 36,
+                unrated: 1,
             },
         ];
         let kinds: Vec<&str> = every.iter().map(AuditAction::kind).collect();

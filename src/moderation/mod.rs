@@ -22,6 +22,9 @@ pub mod game_number;
 pub mod note;
 pub mod policy;
 pub mod preset;
+pub mod refund;
+pub mod refund_event;
+pub mod refund_policy;
 pub mod report;
 pub mod retention;
 pub mod sanction_event;
@@ -57,6 +60,11 @@ pub use preset::{
     compose_note, render_preset, DecisionPreset, DecisionPresets, PresetValues, PresetsError,
     DEFAULT_PRESETS_TOML,
 };
+pub use refund::{
+    refund_scope, refunds_owed, without_settled, RefundGame, RefundLine, RefundPolicy, RefundScope,
+    RefundSeat, Refunds, VictimTotal,
+};
+pub use refund_event::{RefundCase, RefundsDueEvent};
 pub use report::{
     case_key, merge_decision, validate_report, CaseKey, CitedGame, MergeOutcome, NewReport,
     ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,

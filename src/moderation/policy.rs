@@ -1,7 +1,8 @@
 //! Every moderation threshold as data. The documented defaults live in `config/moderation.toml`;
 //! [`ModerationPolicy::default`] equals that file (a test keeps them in step).
 
-use super::types::{SanctionDuration, SanctionKind};
+use super::refund_policy::RefundPolicy;
+use super::types::{ReportReason, SanctionDuration, SanctionKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -20,6 +21,9 @@ pub struct ModerationPolicy {
     pub decision: DecisionPolicy,
     pub appeal: AppealPolicy,
     pub ladder: LadderPolicy,
+    /// Optional in a deployment's file written before refunds existed: the defaults apply.
+    #[serde(default)]
+    pub refunds: RefundPolicy,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,6 +215,18 @@ impl ModerationPolicy {
         self.filing_problems(&mut problems);
         self.priority_problems(&mut problems);
         self.decision_problems(&mut problems);
+        need(
+            &mut problems,
+            self.refunds.reasons.iter().all(|r| {
+                matches!(
+                    r,
+                    ReportReason::PrearrangedTeaming
+                        | ReportReason::SelfPartnering
+                        | ReportReason::Abandoning
+                )
+            }),
+            "refunds.reasons may list only prearranged_teaming, self_partnering and abandoning",
+        );
         for (name, ladder) in [
             ("chat", &self.ladder.chat),
             ("play", &self.ladder.play),
@@ -429,6 +445,7 @@ impl Default for ModerationPolicy {
                     LadderRung::ban(ClubBan, None),
                 ],
             },
+            refunds: RefundPolicy::default(),
         }
     }
 }

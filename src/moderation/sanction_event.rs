@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::types::{Ground, ReportReason, Sanction, SanctionKind};
 
-/// What happened to a sanction.
+/// What happened to a sanction; and the one event about a case, `refunds_due`
+/// ([`super::refund_event`]), which shares the subscriptions and the outbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionEventKind {
@@ -15,14 +16,17 @@ pub enum SanctionEventKind {
     SanctionLifted,
     /// A timed sanction's end passed.
     SanctionEnded,
+    /// An upheld case owes its victims refunds.
+    RefundsDue,
 }
 
 impl SanctionEventKind {
-    pub const ALL: [SanctionEventKind; 4] = [
+    pub const ALL: [SanctionEventKind; 5] = [
         SanctionEventKind::SanctionStarted,
         SanctionEventKind::SanctionReduced,
         SanctionEventKind::SanctionLifted,
         SanctionEventKind::SanctionEnded,
+        SanctionEventKind::RefundsDue,
     ];
 
     pub fn name(self) -> &'static str {
@@ -31,6 +35,7 @@ impl SanctionEventKind {
             SanctionEventKind::SanctionReduced => "sanction_reduced",
             SanctionEventKind::SanctionLifted => "sanction_lifted",
             SanctionEventKind::SanctionEnded => "sanction_ended",
+            SanctionEventKind::RefundsDue => "refunds_due",
         }
     }
 

@@ -76,6 +76,8 @@ pub mod player_notes;
 pub mod player_search;
 pub mod players;
 pub mod queue;
+pub mod refund_outbox;
+pub mod refunds;
 pub mod report_timeouts;
 pub mod reports;
 pub mod retention;

@@ -363,8 +363,20 @@ diesel::table! {
         id -> BigInt,
         event_id -> Text,
         kind -> Text,
-        sanction_id -> BigInt,
+        sanction_id -> Nullable<BigInt>,
+        case_id -> Nullable<BigInt>,
         body -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    refunds (id) {
+        id -> BigInt,
+        case_id -> BigInt,
+        game_id -> BigInt,
+        seat -> SmallInt,
+        amount -> Nullable<BigInt>,
         created_at -> Timestamp,
     }
 }
@@ -527,6 +539,8 @@ diesel::joinable!(appeals -> sanctions (sanction_id));
 diesel::joinable!(sanctions -> cases (case_id));
 diesel::joinable!(separation_members -> sanctions (sanction_id));
 diesel::joinable!(erased_names -> players (player_id));
+diesel::joinable!(refunds -> cases (case_id));
+diesel::joinable!(refunds -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     games,
@@ -565,6 +579,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_subscriptions,
     webhook_events,
     webhook_deliveries,
+    refunds,
     webhook_attempts,
     console_sessions,
     erased_names,

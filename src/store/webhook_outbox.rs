@@ -326,7 +326,8 @@ pub struct DeliveryListing {
     pub id: i64,
     pub event_id: String,
     pub kind: String,
-    pub sanction_id: i64,
+    /// `None` for an event about a case (`refunds_due`).
+    pub sanction_id: Option<i64>,
     pub status: String,
     pub attempts: i32,
     pub next_attempt_at: NaiveDateTime,
@@ -354,7 +355,7 @@ pub fn deliveries_page(
         i64,
         String,
         String,
-        i64,
+        Option<i64>,
         String,
         i32,
         NaiveDateTime,

@@ -24,6 +24,7 @@ use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{
     from_utc, players, report_timeouts, reports, separations, to_utc, webhook_outbox, DbConnection,
 };
+use crate::usecases::owe_refunds::{owe_refunds, RefundRequest};
 
 /// An admin's decision on a case, as the route read it.
 #[derive(Debug, Clone)]
@@ -123,6 +124,12 @@ pub fn decide_case(
             note: note.as_deref(),
         };
         log_decision(conn, input, &written, now)?;
+        owe_refunds(
+            conn,
+            &RefundRequest::new(case_id, &facts, &valid),
+            &policy.refunds,
+            now,
+        )?;
         let reporters: Vec<PlayerId> = facts.parties().reporters.to_vec();
         let timeouts = time_out_reporters(conn, &reporters, &valid, case_id, policy, now)?;
         rerank_open_cases(conn, case.accused_id, &reporters, policy, now)?;

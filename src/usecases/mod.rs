@@ -21,5 +21,6 @@ pub mod ingest_game;
 pub mod judge_chat_window;
 pub mod judge_collusion;
 pub mod open_case;
+pub mod owe_refunds;
 pub mod raise_automatic_report;
 pub mod seal_webhook_secrets;

@@ -36,6 +36,7 @@ mod presets;
 mod queue;
 mod queue_fixtures;
 mod rate_limits;
+mod refunds;
 mod retention;
 mod role_matrix;
 mod sanctions;

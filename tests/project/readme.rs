@@ -108,3 +108,30 @@ fn readme_stays_short() {
         "README.md is {size} bytes; keep it under 15 KB and move details to docs/"
     );
 }
+
+/// The refunds table of `docs/configuration.md` lists every key of `config/moderation.toml`'s
+/// `[refunds]` with its default (spaces aside).
+#[test]
+fn refunds_settings_match_the_policy_file() {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("config/moderation.toml"))
+        .expect("config/moderation.toml");
+    let table: toml::Table = text.parse().expect("moderation.toml parses");
+    let Some(toml::Value::Table(refunds)) = table.get("refunds") else {
+        panic!("config/moderation.toml has no [refunds]");
+    };
+    let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let doc = configuration_doc();
+    let mut documented = BTreeMap::new();
+    for line in doc.lines().filter(|l| l.starts_with("| `refunds.")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        documented.insert(
+            cells[1].trim_matches('`').to_string(),
+            squeeze(cells[2].trim_matches('`')),
+        );
+    }
+    let defaults: BTreeMap<String, String> = refunds
+        .iter()
+        .map(|(k, v)| (format!("refunds.{k}"), squeeze(&v.to_string())))
+        .collect();
+    assert_eq!(documented, defaults);
+}

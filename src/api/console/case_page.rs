@@ -11,6 +11,7 @@ use serde::Deserialize;
 use super::layout::{page_with_status, see_other, Section};
 use super::page_error::ConsoleError;
 use super::position_picture::{position_svg, replayed};
+use super::refunds_panel::refunds_panel;
 use super::session::{ConsoleAdmin, Flash};
 use super::text::{age, duration_minutes, spoken, spoken_name, url_encoded, when, wire_name};
 use crate::api::actions::decide_case::{self, DecisionBody, DecisionChoice, SanctionBody};
@@ -554,6 +555,7 @@ fn render(
                 }
             }
         }
+        (refunds_panel(&case.refunds))
         div.cols {
             (conduct_panel(case))
             (history_panel(case))

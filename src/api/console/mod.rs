@@ -18,6 +18,7 @@ pub mod page_error;
 pub mod player_page;
 pub mod position_picture;
 pub mod queue_page;
+pub mod refunds_panel;
 pub mod sanctions_page;
 pub mod session;
 pub mod session_state;

@@ -63,7 +63,7 @@ async fn render(
                     table {
                         thead { tr { th { "Event" } th { "Sanction" } th { "Status" } th { "Attempts" } th { "Last answer" } } }
                         tbody { @for d in recent {
-                            tr { td { (wire_name(&d.event)) } td.num { (d.sanction_id) } td { (wire_name(&d.status)) } td.num { (d.attempts) }
+                            tr { td { (wire_name(&d.event)) } td.num { @if let Some(id) = d.sanction_id { (id) } @else { "—" } } td { (wire_name(&d.status)) } td.num { (d.attempts) }
                                 td { @if let Some(last) = d.tries.last() {
                                     (when(last.attempted_at)) ": " @if let Some(code) = last.status_code { "HTTP " (code) } @if let Some(error) = &last.error { " " (error) }
                                 } } }

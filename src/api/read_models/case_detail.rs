@@ -1,6 +1,6 @@
 //! One case with its evidence gathered: entries, games, flagged chat with context, the
 //! accused's history, conduct record and notes, and for pair reasons the pair's shared games
-//! and fingerprints.
+//! and fingerprints, and once upheld what it owes the victims (refunds).
 
 use chrono::NaiveDateTime;
 
@@ -8,9 +8,10 @@ use crate::api::error::ApiError;
 use crate::api::read_models::conduct::admin_record;
 use crate::api::state::AppState;
 use crate::api::views::queue::CaseDetailView;
+use crate::api::views::refunds::RefundsView;
 use crate::conduct::ConductPolicy;
 use crate::moderation::{CaseId, ModerationPolicy};
-use crate::store::{case_evidence, player_notes, to_utc, DbConnection};
+use crate::store::{case_evidence, player_notes, refunds, to_utc, DbConnection};
 
 /// Notes on the accused shown in a case.
 const CASE_NOTES: i64 = 50;
@@ -38,7 +39,11 @@ pub fn case_detail(
     };
     let conduct = admin_record(conn, &evidence.accused, to_utc(now), policies.conduct)?;
     let notes = player_notes::of_player(conn, &evidence.accused, None, CASE_NOTES)?;
-    CaseDetailView::from_evidence(evidence, conduct, notes, now, policies.moderation).map(Some)
+    let refunds = RefundsView::from_lines(refunds::of_case(conn, CaseId(id))?);
+    let mut view =
+        CaseDetailView::from_evidence(evidence, conduct, notes, now, policies.moderation)?;
+    view.refunds = refunds;
+    Ok(Some(view))
 }
 
 /// `case_detail` on a pooled connection, now; 404 when there is no such case.

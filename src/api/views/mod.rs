@@ -14,6 +14,7 @@ pub mod player_export;
 pub mod players;
 pub mod presets;
 pub mod queue;
+pub mod refunds;
 pub mod reports;
 pub mod sanction_listing;
 pub mod sanctions;

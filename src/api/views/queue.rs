@@ -8,6 +8,7 @@ use crate::api::error::ApiError;
 use crate::api::statuses::{CaseStatus, FingerprintKind, Termination};
 use crate::api::views::games::{GameSummary, SeatView};
 use crate::api::views::notes::NoteView;
+use crate::api::views::refunds::RefundsView;
 use crate::api::views::sanctions::SanctionRecordView;
 use crate::api::wire_enums::stored;
 use crate::archive::ChatChannel;
@@ -436,6 +437,9 @@ pub struct CaseDetailView {
     /// Admins' notes on the accused, newest first (the latest 50; all of them at
     /// `GET /api/v1/admin/players/{name}/notes`).
     pub notes: Vec<NoteView>,
+    /// What the case owes the victims of teaming, self-partnering or (Teams) sandbagging once
+    /// upheld; empty otherwise.
+    pub refunds: RefundsView,
 }
 
 impl CaseDetailView {
@@ -496,6 +500,7 @@ impl CaseDetailView {
                 .collect::<Result<_, _>>()?,
             conduct,
             notes: notes.into_iter().map(NoteView::from).collect(),
+            refunds: RefundsView::default(),
         })
     }
 }

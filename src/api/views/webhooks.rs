@@ -88,7 +88,8 @@ pub struct DeliveryView {
     /// The event's id (the `Arbiter-Event-Id` header).
     pub event_id: String,
     pub event: SanctionEventKind,
-    pub sanction_id: i64,
+    /// The sanction a sanction event is about; null for `refunds_due`, which is about a case.
+    pub sanction_id: Option<i64>,
     /// `pending` (next attempt at `next_attempt_at`), `delivered` or `failed` (given up).
     pub status: DeliveryStatus,
     pub attempts: i32,
