@@ -52,7 +52,14 @@ async fn a_separation_keeps_a_pair_apart_until_an_appeal_lifts_it() {
     let (app, server) = app_with_games(fast_webhooks).await;
     let alice = app.token(TokenRole::Admin, "alice");
     let receiver = Receiver::start(&[]);
-    subscribe(&app, &alice, &receiver.url(), None).await;
+    // The sanction events only: the upheld teaming case also owes refunds (`refunds_due`).
+    let sanction_events = json!([
+        "sanction_started",
+        "sanction_reduced",
+        "sanction_lifted",
+        "sanction_ended"
+    ]);
+    subscribe(&app, &alice, &receiver.url(), Some(sanction_events)).await;
     arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
 
     // Before: the table may start.
