@@ -28,7 +28,7 @@ use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_entries, admin_queue, admin_tokens, api_handlers, appeals, chat, conduct,
     flags, games, health, modlog, notes, personal_data, player_search, players, presets, reports,
-    sanctions, standing, tables, webhooks, whoami,
+    sanctions, standing, tables, warnings, webhooks, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{

@@ -18,7 +18,7 @@ use crate::chat::{Category, Severity};
 use crate::conduct::abort::AbortReason;
 use crate::moderation::{
     AppealStatus, AuditAction, CaseStatus, DecisionKind, Ground, ReportOutcome, ReportReason,
-    ReportSource, SanctionEventKind, SanctionKind,
+    ReportSource, SanctionKind, WebhookEventKind,
 };
 
 /// The wire names of `values`, as serde writes them.
@@ -131,9 +131,9 @@ closed_set!(
     "Who filed a report: a player, the chat analysis, conduct tracking, or an admin who saw it."
 );
 closed_set!(
-    SanctionEventKind,
+    WebhookEventKind,
     "SanctionEvent",
-    wire_names(&SanctionEventKind::ALL),
+    wire_names(&WebhookEventKind::ALL),
     "What happened to a sanction: it started, was reduced, was lifted, or its time ran out."
 );
 closed_set!(

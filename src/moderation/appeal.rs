@@ -162,12 +162,12 @@ pub enum AppealDecision {
 
 impl AppealDecision {
     /// The event game servers are sent when this decision is applied (none for upholding).
-    pub fn sanction_event(&self) -> Option<super::sanction_event::SanctionEventKind> {
-        use super::sanction_event::SanctionEventKind;
+    pub fn sanction_event(&self) -> Option<super::webhook_event_kind::WebhookEventKind> {
+        use super::webhook_event_kind::WebhookEventKind;
         match self {
             AppealDecision::Uphold => None,
-            AppealDecision::Reduce { .. } => Some(SanctionEventKind::SanctionReduced),
-            AppealDecision::Lift => Some(SanctionEventKind::SanctionLifted),
+            AppealDecision::Reduce { .. } => Some(WebhookEventKind::SanctionReduced),
+            AppealDecision::Lift => Some(WebhookEventKind::SanctionLifted),
         }
     }
 }

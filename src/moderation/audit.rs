@@ -5,7 +5,7 @@ use super::abuse::ReportTimeout;
 use super::appeal::AppealDecision;
 use super::types::{
     AppealId, CaseId, DecisionKind, GameNumber, Ground, NoteId, PlayerId, ReportId, ReportReason,
-    ReportSource, SanctionDuration, SanctionId, SanctionKind,
+    ReportSource, SanctionDuration, SanctionId, SanctionKind, WarningId,
 };
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -154,6 +154,11 @@ pub enum AuditAction {
         total: i64,
         unrated: u32,
     },
+    /// A player acknowledged a warning (docs/moderation.md, "Warnings").
+    WarningAcknowledged {
+        warning: WarningId,
+        case: CaseId,
+    },
 }
 
 impl AuditAction {
@@ -167,7 +172,7 @@ impl AuditAction {
     }
 
     /// Every [`AuditAction::kind`] value, in declaration order: what a log filter may ask for.
-    pub const KINDS: [&'static str; 20] = [
+    pub const KINDS: [&'static str; 21] = [
         "report_filed",
         "report_merged",
         "automatic_report",
@@ -188,6 +193,7 @@ impl AuditAction {
         "player_exported",
         "player_erased",
         "refunds_owed",
+        "warning_acknowledged",
     ];
 
     /// The tag value, e.g. "case_claimed", for a log's `kind` column.
@@ -213,6 +219,7 @@ impl AuditAction {
             AuditAction::PlayerExported { .. } => "player_exported",
             AuditAction::PlayerErased { .. } => "player_erased",
             AuditAction::RefundsOwed { .. } => "refunds_owed",
+            AuditAction::WarningAcknowledged { .. } => "warning_acknowledged",
         }
     }
 }
@@ -355,6 +362,10 @@ mod tests {
                 victims: 3,
                 total: 36,
                 unrated: 1,
+            },
+            AuditAction::WarningAcknowledged {
+                warning: WarningId(4),
+                case,
             },
         ];
         let kinds: Vec<&str> = every.iter().map(AuditAction::kind).collect();

@@ -24,6 +24,8 @@ pub struct Decision {
     /// What the accused did; required to warn or sanction (it settles the (*) rule).
     pub ground: Option<Ground>,
     pub note: Option<String>,
+    /// What the reporters are told, after the preset's reporter text.
+    pub reporter_note: Option<String>,
     /// Further games the admin found in the archive, beyond those the reports cite.
     pub evidence_games: Vec<GameNumber>,
     /// The message preset chosen for the player, if any.
@@ -42,6 +44,8 @@ pub struct ValidDecision {
     pub ground: Option<Ground>,
     /// Trimmed; absent when blank.
     pub note: Option<String>,
+    /// Trimmed; absent when blank.
+    pub reporter_note: Option<String>,
     /// Distinct games behind the decision: the reports' and the admin's.
     pub evidence_games: Vec<GameNumber>,
     /// Record this for every report entry of the case (accuracy, report timeouts).
@@ -98,6 +102,10 @@ pub enum DecisionProblem {
         chars: usize,
         max: u32,
     },
+    ReporterNoteTooLong {
+        chars: usize,
+        max: u32,
+    },
     DurationTooShort {
         minutes: u32,
         min: u32,
@@ -129,6 +137,7 @@ impl DecisionProblem {
             DecisionProblem::GroundRequired | DecisionProblem::GroundDoesNotFit { .. } => "ground",
             DecisionProblem::SingleGameEvidence { .. } => "evidence_games",
             DecisionProblem::NoteRequired | DecisionProblem::NoteTooLong { .. } => "note",
+            DecisionProblem::ReporterNoteTooLong { .. } => "reporter_note",
             DecisionProblem::PresetDoesNotFit { .. } => "preset",
             DecisionProblem::DurationTooShort { .. } | DecisionProblem::DurationTooLong { .. } => {
                 "duration"
@@ -165,6 +174,9 @@ impl DecisionProblem {
             DecisionProblem::NoteTooLong { chars, max } => {
                 format!("The note is {chars} characters long; at most {max} are allowed.")
             }
+            DecisionProblem::ReporterNoteTooLong { chars, max } => format!(
+                "The note to reporters is {chars} characters long; at most {max} are allowed."
+            ),
             DecisionProblem::DurationTooShort { minutes, min } => {
                 format!("{minutes} minutes is shorter than the minimum of {min} minutes.")
             }
@@ -211,7 +223,18 @@ pub fn validate_decision(
             &mut problems,
         );
     }
-    let note = check_note(decision, rules, &mut problems);
+    let note = check_note(
+        decision.note.as_deref(),
+        rules,
+        &mut problems,
+        |chars, max| DecisionProblem::NoteTooLong { chars, max },
+    );
+    let reporter_note = check_note(
+        decision.reporter_note.as_deref(),
+        rules,
+        &mut problems,
+        |chars, max| DecisionProblem::ReporterNoteTooLong { chars, max },
+    );
     check_preset(decision, reason, &mut problems);
     if let DecisionAction::Sanction { duration, .. } = decision.action {
         if note.is_none() && decision.preset.is_none() {
@@ -230,6 +253,7 @@ pub fn validate_decision(
         action: decision.action,
         ground: decision.ground,
         note,
+        reporter_note,
         evidence_games: evidence,
         report_outcome: decision.action.report_outcome(),
         preset: decision.preset.clone(),
@@ -303,24 +327,21 @@ fn check_ground(
     }
 }
 
-/// The note, trimmed (absent when blank), within the policy's length.
+/// A note, trimmed (absent when blank), within the policy's length; `too_long` names the
+/// problem otherwise.
 fn check_note(
-    decision: &Decision,
+    note: Option<&str>,
     rules: &DecisionPolicy,
     problems: &mut Vec<DecisionProblem>,
+    too_long: impl Fn(usize, u32) -> DecisionProblem,
 ) -> Option<String> {
-    let note = decision
-        .note
-        .as_deref()
+    let note = note
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map(str::to_string);
     let chars = note.as_deref().map_or(0, |n| n.chars().count());
     if chars > rules.note_max_chars as usize {
-        problems.push(DecisionProblem::NoteTooLong {
-            chars,
-            max: rules.note_max_chars,
-        });
+        problems.push(too_long(chars, rules.note_max_chars));
     }
     note
 }
@@ -532,6 +553,7 @@ mod tests {
             },
             ground: Some(ground),
             note: Some("repeated insults in games 1 and 2".into()),
+            reporter_note: None,
             evidence_games: vec![],
             preset: None,
             separate_from: vec![],
@@ -610,12 +632,14 @@ mod tests {
                 action,
                 ground: None,
                 note: Some("   ".into()),
+                reporter_note: Some("  ".into()),
                 evidence_games: vec![],
                 preset: None,
                 separate_from: vec![],
             };
             let valid = check(&decision, &facts).ok();
             assert_eq!(valid.as_ref().and_then(|v| v.note.clone()), None);
+            assert_eq!(valid.as_ref().and_then(|v| v.reporter_note.clone()), None);
             assert_eq!(
                 valid.map(|v| v.report_outcome),
                 Some(action.report_outcome())
@@ -637,6 +661,7 @@ mod tests {
             decision,
             title: "P".into(),
             text: "Banned.".into(),
+            reporter_text: None,
         };
         let mut with_preset = sanction(Ground::Harassment, 60);
         with_preset.note = None;
@@ -699,6 +724,17 @@ mod tests {
             check(&wordy, &facts).err().as_deref(),
             Some([DecisionProblem::NoteTooLong { chars: 4001, .. }])
         ));
+        wordy.note = Some("fine".into());
+        wordy.reporter_note = Some("y".repeat(4001));
+        let problems = check(&wordy, &facts).err().unwrap_or_default();
+        assert!(
+            matches!(
+                problems.as_slice(),
+                [DecisionProblem::ReporterNoteTooLong { chars: 4001, .. }]
+            ),
+            "{problems:?}"
+        );
+        assert_eq!(problems[0].field(), "reporter_note");
         let permanent = Decision {
             action: DecisionAction::Sanction {
                 sanction: SanctionKind::ClubBan,

@@ -26,12 +26,17 @@ pub mod refund;
 pub mod refund_event;
 pub mod refund_policy;
 pub mod report;
+pub mod report_decided_event;
+pub mod reporter_notice;
 pub mod retention;
 pub mod sanction_event;
 pub mod separation;
 pub mod standing;
 pub mod table_check;
 pub mod types;
+pub mod warning;
+pub mod warning_event;
+pub mod webhook_event_kind;
 
 pub use abuse::{
     accuracy_of_counts, active_report_timeout, check_rate, report_timeout_after_decision,
@@ -57,8 +62,8 @@ pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
 pub use note::{validate_note, NoteProblem};
 pub use policy::{AppealPolicy, ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
 pub use preset::{
-    compose_note, render_preset, DecisionPreset, DecisionPresets, PresetValues, PresetsError,
-    DEFAULT_PRESETS_TOML,
+    compose_note, render_preset, render_reporter_text, DecisionPreset, DecisionPresets,
+    PresetValues, PresetsError, DEFAULT_PRESETS_TOML,
 };
 pub use refund::{
     refund_scope, refunds_owed, without_settled, RefundGame, RefundLine, RefundPolicy, RefundScope,
@@ -69,12 +74,21 @@ pub use report::{
     case_key, merge_decision, validate_report, CaseKey, CitedGame, MergeOutcome, NewReport,
     ReportContext, ReportEntry, ReportField, ReportProblem, ValidReport,
 };
-pub use sanction_event::{SanctionEvent, SanctionEventKind, SanctionState};
+pub use report_decided_event::{
+    DecidedCase, DecidedReportState, DisclosedMeasure, ReportDecidedEvent,
+};
+pub use reporter_notice::{
+    reporter_notice, Disclosure, MeasureTaken, ReporterNotice, ReporterPolicy,
+};
+pub use sanction_event::{SanctionEvent, SanctionState};
 pub use separation::{separation_members, SeparationMember, SeparationProblem};
 pub use standing::{standing, Standing};
 pub use table_check::{check_table, KeptApart, SeatVerdict, TableSanction, TableVerdict};
 pub use types::{
     AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, GameNumber, Ground, LadderTrack,
     NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter, Sanction,
-    SanctionDuration, SanctionId, SanctionKind, SeveralGamesRule, Variant,
+    SanctionDuration, SanctionId, SanctionKind, SeveralGamesRule, Variant, WarningId,
 };
+pub use warning::{warning_text, Warning, WarningPolicy};
+pub use warning_event::{WarningIssuedEvent, WarningState};
+pub use webhook_event_kind::WebhookEventKind;

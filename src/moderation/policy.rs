@@ -2,7 +2,9 @@
 //! [`ModerationPolicy::default`] equals that file (a test keeps them in step).
 
 use super::refund_policy::RefundPolicy;
+use super::reporter_notice::ReporterPolicy;
 use super::types::{ReportReason, SanctionDuration, SanctionKind};
+use super::warning::WarningPolicy;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -24,6 +26,12 @@ pub struct ModerationPolicy {
     /// Optional in a deployment's file written before refunds existed: the defaults apply.
     #[serde(default)]
     pub refunds: RefundPolicy,
+    /// Optional likewise (before warnings reached players): the defaults apply.
+    #[serde(default)]
+    pub warnings: WarningPolicy,
+    /// Optional likewise (before reporters were told): the defaults apply.
+    #[serde(default)]
+    pub reporters: ReporterPolicy,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -446,6 +454,8 @@ impl Default for ModerationPolicy {
                 ],
             },
             refunds: RefundPolicy::default(),
+            warnings: WarningPolicy::default(),
+            reporters: ReporterPolicy::default(),
         }
     }
 }

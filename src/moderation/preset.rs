@@ -35,6 +35,10 @@ pub struct DecisionPreset {
     pub title: String,
     /// The message to the player, with `{placeholders}`.
     pub text: String,
+    /// The message to the reporters of the case's reports, with the same placeholders but
+    /// those of a sanction (what reporters learn of a sanction is policy, `[reporters]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reporter_text: Option<String>,
 }
 
 /// Every preset of the site.
@@ -95,6 +99,27 @@ fn placeholders(text: &str) -> Option<Vec<&str>> {
     Some(found)
 }
 
+/// Every placeholder of `text` is known, and a sanction's only where `sanction_allowed`.
+fn check_text(key: &str, text: &str, sanction_allowed: bool) -> Result<(), PresetsError> {
+    let used =
+        placeholders(text).ok_or_else(|| PresetsError::UnclosedPlaceholder { key: key.into() })?;
+    for placeholder in used {
+        if !PLACEHOLDERS.contains(&placeholder) {
+            return Err(PresetsError::UnknownPlaceholder {
+                key: key.into(),
+                placeholder: placeholder.into(),
+            });
+        }
+        if SANCTION_ONLY.contains(&placeholder) && !sanction_allowed {
+            return Err(PresetsError::SanctionPlaceholderWithoutSanction {
+                key: key.into(),
+                placeholder: placeholder.into(),
+            });
+        }
+    }
+    Ok(())
+}
+
 impl DecisionPresets {
     /// Parses and checks a presets file: keys present and unique, texts not empty, every
     /// placeholder known and available for the preset's kind of decision.
@@ -113,22 +138,12 @@ impl DecisionPresets {
             if preset.text.trim().is_empty() {
                 return Err(PresetsError::EmptyText { key: key.into() });
             }
-            let used = placeholders(&preset.text)
-                .ok_or_else(|| PresetsError::UnclosedPlaceholder { key: key.into() })?;
-            for placeholder in used {
-                if !PLACEHOLDERS.contains(&placeholder) {
-                    return Err(PresetsError::UnknownPlaceholder {
-                        key: key.into(),
-                        placeholder: placeholder.into(),
-                    });
+            check_text(key, &preset.text, preset.decision == DecisionKind::Sanction)?;
+            if let Some(reporter_text) = &preset.reporter_text {
+                if reporter_text.trim().is_empty() {
+                    return Err(PresetsError::EmptyText { key: key.into() });
                 }
-                if SANCTION_ONLY.contains(&placeholder) && preset.decision != DecisionKind::Sanction
-                {
-                    return Err(PresetsError::SanctionPlaceholderWithoutSanction {
-                        key: key.into(),
-                        placeholder: placeholder.into(),
-                    });
-                }
+                check_text(key, reporter_text, false)?;
             }
         }
         Ok(presets)
@@ -193,6 +208,19 @@ fn sanction_words(kind: SanctionKind, duration: SanctionDuration) -> String {
 
 /// The preset's text with its placeholders filled in (trimmed).
 pub fn render_preset(preset: &DecisionPreset, values: &PresetValues<'_>) -> String {
+    render_text(&preset.text, values)
+}
+
+/// The preset's reporter text filled in, if it has one. Its placeholders were checked at
+/// load: a sanction's never appear in it.
+pub fn render_reporter_text(preset: &DecisionPreset, values: &PresetValues<'_>) -> Option<String> {
+    preset
+        .reporter_text
+        .as_deref()
+        .map(|text| render_text(text, values))
+}
+
+fn render_text(text: &str, values: &PresetValues<'_>) -> String {
     let (sanction, until) = match values.action {
         DecisionAction::Sanction { sanction, duration } => {
             let until = match duration {
@@ -216,8 +244,8 @@ pub fn render_preset(preset: &DecisionPreset, values: &PresetValues<'_>) -> Stri
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut out = String::with_capacity(preset.text.len() + 64);
-    let mut rest = preset.text.as_str();
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
@@ -267,6 +295,7 @@ mod tests {
             decision,
             title: "t".into(),
             text: text.into(),
+            reporter_text: None,
         }
     }
 
@@ -376,5 +405,38 @@ mod tests {
             Some("Only mine.".into())
         );
         assert_eq!(compose_note(None, None), None);
+    }
+
+    #[test]
+    fn a_reporter_text_never_names_the_sanction() {
+        let file = |reporter_text: &str| {
+            format!(
+                "[[preset]]\nkey = \"b\"\nreason = \"offensive_chat\"\ndecision = \"sanction\"\n\
+                 title = \"B\"\ntext = \"{{player}}: {{sanction}}\"\nreporter_text = \"{reporter_text}\"\n"
+            )
+        };
+        let loaded = DecisionPresets::from_toml_str(&file("Action on {player} ({games})."))
+            .expect("reporter text without sanction placeholders");
+        let preset = loaded.find("b").expect("preset b");
+        let values = PresetValues {
+            player: "Spaksi",
+            reason: ReportReason::OffensiveChat,
+            ground: None,
+            action: DecisionAction::Warn,
+            decided_at: at(),
+            games: &[GameNumber(7)],
+        };
+        assert_eq!(
+            render_reporter_text(preset, &values).as_deref(),
+            Some("Action on Spaksi (7).")
+        );
+        assert_eq!(
+            DecisionPresets::from_toml_str(&file("Banned until {until}.")),
+            Err(PresetsError::SanctionPlaceholderWithoutSanction {
+                key: "b".into(),
+                placeholder: "until".into()
+            })
+        );
+        assert!(DecisionPresets::from_toml_str(&file("  ")).is_err());
     }
 }

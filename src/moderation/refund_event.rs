@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::refund::{RefundLine, Refunds, VictimTotal};
-use super::sanction_event::SanctionEventKind;
 use super::types::{CaseId, Ground, ReportReason};
+use super::webhook_event_kind::WebhookEventKind;
 
 /// Seat colours in seat order, as PGN4 names them.
 const SEATS: [&str; 4] = ["red", "blue", "yellow", "green"];
@@ -65,7 +65,7 @@ pub struct RefundsDueEvent {
     /// Unique per event: receivers deduplicate redeliveries by it.
     pub id: String,
     #[serde(rename = "type")]
-    pub kind: SanctionEventKind,
+    pub kind: WebhookEventKind,
     pub created_at: DateTime<Utc>,
     pub case: RefundCase,
     pub refunds: Vec<RefundDue>,
@@ -83,7 +83,7 @@ impl RefundsDueEvent {
     ) -> RefundsDueEvent {
         RefundsDueEvent {
             id,
-            kind: SanctionEventKind::RefundsDue,
+            kind: WebhookEventKind::RefundsDue,
             created_at: now,
             case,
             refunds: refunds.lines.iter().map(RefundDue::from_line).collect(),

@@ -2,49 +2,11 @@
 //! or ends, as the JSON body a webhook carries.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use super::webhook_event_kind::WebhookEventKind;
 
 use super::types::{Ground, ReportReason, Sanction, SanctionKind};
-
-/// What happened to a sanction; and the one event about a case, `refunds_due`
-/// ([`super::refund_event`]), which shares the subscriptions and the outbox.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SanctionEventKind {
-    SanctionStarted,
-    SanctionReduced,
-    SanctionLifted,
-    /// A timed sanction's end passed.
-    SanctionEnded,
-    /// An upheld case owes its victims refunds.
-    RefundsDue,
-}
-
-impl SanctionEventKind {
-    pub const ALL: [SanctionEventKind; 5] = [
-        SanctionEventKind::SanctionStarted,
-        SanctionEventKind::SanctionReduced,
-        SanctionEventKind::SanctionLifted,
-        SanctionEventKind::SanctionEnded,
-        SanctionEventKind::RefundsDue,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SanctionEventKind::SanctionStarted => "sanction_started",
-            SanctionEventKind::SanctionReduced => "sanction_reduced",
-            SanctionEventKind::SanctionLifted => "sanction_lifted",
-            SanctionEventKind::SanctionEnded => "sanction_ended",
-            SanctionEventKind::RefundsDue => "refunds_due",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<SanctionEventKind> {
-        SanctionEventKind::ALL
-            .into_iter()
-            .find(|k| k.name() == name)
-    }
-}
 
 /// The sanction as an event states it, after the change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -72,7 +34,7 @@ pub struct SanctionEvent {
     /// Unique per event: receivers deduplicate redeliveries by it.
     pub id: String,
     #[serde(rename = "type")]
-    pub kind: SanctionEventKind,
+    pub kind: WebhookEventKind,
     pub created_at: DateTime<Utc>,
     pub sanction: SanctionState,
 }
@@ -80,7 +42,7 @@ pub struct SanctionEvent {
 impl SanctionEvent {
     pub fn new(
         id: String,
-        kind: SanctionEventKind,
+        kind: WebhookEventKind,
         sanction: &Sanction,
         player: &str,
         now: DateTime<Utc>,
@@ -136,7 +98,7 @@ mod tests {
         };
         let event = SanctionEvent::new(
             "e1".into(),
-            SanctionEventKind::SanctionReduced,
+            WebhookEventKind::SanctionReduced,
             &sanction,
             "Spaksi",
             start + TimeDelta::hours(1),
@@ -150,7 +112,7 @@ mod tests {
         sanction.lifted_at = Some(start + TimeDelta::hours(2));
         let lifted = SanctionEvent::new(
             "e2".into(),
-            SanctionEventKind::SanctionLifted,
+            WebhookEventKind::SanctionLifted,
             &sanction,
             "Spaksi",
             start + TimeDelta::hours(2),
@@ -163,7 +125,7 @@ mod tests {
         sanction.kind = SanctionKind::Separation;
         let separated = SanctionEvent::new(
             "e3".into(),
-            SanctionEventKind::SanctionStarted,
+            WebhookEventKind::SanctionStarted,
             &sanction,
             "Spaksi",
             start,
@@ -172,8 +134,8 @@ mod tests {
         let json = serde_json::to_value(&separated).unwrap_or_default();
         assert_eq!(json["sanction"]["kind"], "separation");
         assert_eq!(json["sanction"]["members"][1], "Ally");
-        for kind in SanctionEventKind::ALL {
-            assert_eq!(SanctionEventKind::from_name(kind.name()), Some(kind));
+        for kind in WebhookEventKind::ALL {
+            assert_eq!(WebhookEventKind::from_name(kind.name()), Some(kind));
         }
     }
 }

@@ -48,6 +48,10 @@ id_type!(
     /// One admin's note on a player.
     NoteId
 );
+id_type!(
+    /// One warning a decision gave a player.
+    WarningId
+);
 
 pub use crate::rules::variant::Variant;
 

@@ -1,11 +1,14 @@
 //! Decisions on cases (`decisions`): one row per decided case.
 
+use std::collections::BTreeMap;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::schema::decisions;
-use crate::moderation::{CaseId, DecisionKind, Ground, PlayerId, SanctionId};
+use super::sanctions::SanctionRow;
+use super::schema::{decisions, sanctions};
+use crate::moderation::{CaseId, DecisionKind, Ground, MeasureTaken, PlayerId, SanctionId};
 
 /// A decision to store.
 #[derive(Debug, Clone, Copy)]
@@ -15,6 +18,8 @@ pub struct NewDecision<'a> {
     pub kind: DecisionKind,
     pub ground: Option<Ground>,
     pub note: Option<&'a str>,
+    /// What the reporters are told: the preset's reporter text, then the admin's words.
+    pub reporter_note: Option<&'a str>,
     pub sanction_id: Option<SanctionId>,
     pub decided_at: NaiveDateTime,
 }
@@ -30,9 +35,48 @@ pub fn insert(conn: &mut DbConnection, new: &NewDecision<'_>) -> QueryResult<i64
             decisions::kind.eq(new.kind),
             decisions::ground.eq(new.ground),
             decisions::note.eq(new.note),
+            decisions::reporter_note.eq(new.reporter_note),
             decisions::sanction_id.eq(new.sanction_id),
             decisions::decided_at.eq(new.decided_at),
         ),
         decisions::id
     )
+}
+
+/// What a decision tells the reporters it settled: its measure and its note to them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToReporters {
+    pub measure: Option<MeasureTaken>,
+    pub note: Option<String>,
+}
+
+/// For each decision id, what it tells reporters.
+pub fn to_reporters(
+    conn: &mut DbConnection,
+    ids: &[i64],
+) -> QueryResult<BTreeMap<i64, ToReporters>> {
+    let rows: Vec<(i64, DecisionKind, Option<String>, Option<SanctionRow>)> = decisions::table
+        .left_join(sanctions::table.on(sanctions::id.nullable().eq(decisions::sanction_id)))
+        .filter(decisions::id.eq_any(ids))
+        .select((
+            decisions::id,
+            decisions::kind,
+            decisions::reporter_note,
+            Option::<SanctionRow>::as_select(),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, kind, note, sanction)| {
+            let measure = match (kind, sanction) {
+                (DecisionKind::Warn, _) => Some(MeasureTaken::Warning),
+                (DecisionKind::Sanction, Some(row)) => Some(MeasureTaken::Sanction {
+                    kind: row.kind,
+                    duration: row.to_policy().duration,
+                }),
+                _ => None,
+            };
+            (id, ToReporters { measure, note })
+        })
+        .collect())
 }

@@ -17,7 +17,7 @@ use super::schema::{
     automatic_reports, chat_flags, collusion_baselines, collusion_pairs, collusion_reported,
     conduct_outcomes, conduct_pending, conduct_records, console_sessions, decisions, erased_names,
     game_chat, game_pair_play, game_pairs, game_seats, games, modlog, player_notes,
-    players as players_table, reports, sanctions, webhook_events,
+    players as players_table, reports, sanctions, warnings, webhook_events,
 };
 use crate::conduct::stored::{decode_seats, encode_seats};
 use crate::moderation::erasure::{fold_name, replace_name, replace_name_in_pgn4_tags};
@@ -342,7 +342,8 @@ impl Rename<'_> {
     }
 
     /// Free text anyone wrote that may name the player: chat lines of others, report
-    /// messages, notes, decision and sanction notes, appeals, automatic report summaries,
+    /// messages, notes, decision notes (to the player and to reporters), warnings, sanction
+    /// notes, appeals, automatic report summaries,
     /// flag findings, webhook bodies and the log's `why`.
     pub fn free_text(&self, conn: &mut DbConnection) -> QueryResult<u64> {
         let pattern = self.pattern();
@@ -378,6 +379,8 @@ impl Rename<'_> {
         rewrite!(reports, message);
         rewrite!(player_notes, text);
         rewrite!(decisions, note);
+        rewrite!(decisions, reporter_note);
+        rewrite!(warnings, text);
         rewrite!(sanctions, note);
         rewrite!(appeals, text);
         rewrite!(appeals, note);

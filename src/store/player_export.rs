@@ -12,7 +12,7 @@ use super::schema::{
     appeals, cases, game_chat, game_seats, games, player_notes, players as players_table,
     report_accused, reports, sanctions,
 };
-use crate::moderation::PlayerId;
+use crate::moderation::{PlayerId, RefundLine, Warning};
 
 /// One game of the player: the game's identity and the player's seat.
 #[derive(Debug, Clone, PartialEq)]
@@ -175,6 +175,10 @@ pub struct ExportRecords {
     pub sanctions: Vec<ExportSanction>,
     pub appeals: Vec<ExportAppeal>,
     pub notes: Vec<ExportNote>,
+    /// Warnings the player was given, oldest first.
+    pub warnings: Vec<Warning>,
+    /// Refunds owed to the player as a victim, oldest game first.
+    pub refunds: Vec<RefundLine>,
 }
 
 type ReportColumns = (
@@ -202,6 +206,11 @@ pub fn records(conn: &mut DbConnection, name: &str) -> QueryResult<ExportRecords
         sanctions: sanctions_of(conn, player_id)?,
         appeals: appeals_of(conn, player_id)?,
         notes: notes_on(conn, player_id)?,
+        warnings: super::warnings::all_of(conn, player_id)?
+            .into_iter()
+            .map(|row| row.to_warning(name.to_string()))
+            .collect(),
+        refunds: super::refunds::owed_to(conn, name)?,
     })
 }
 

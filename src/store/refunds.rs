@@ -137,6 +137,22 @@ pub fn insert(
 /// A case's refunds as stored, with each seat's name, placement and ratings as the archive
 /// holds them now; oldest game first, then seat order.
 pub fn of_case(conn: &mut DbConnection, case_id: CaseId) -> QueryResult<Vec<RefundLine>> {
+    lines(conn, Whose::Case(case_id))
+}
+
+/// Every refund owed to the player (seated under this name), as [`of_case`] reads them: their
+/// personal-data export.
+pub fn owed_to(conn: &mut DbConnection, player: &str) -> QueryResult<Vec<RefundLine>> {
+    lines(conn, Whose::Player(player))
+}
+
+/// Which refunds to read.
+enum Whose<'a> {
+    Case(CaseId),
+    Player(&'a str),
+}
+
+fn lines(conn: &mut DbConnection, whose: Whose<'_>) -> QueryResult<Vec<RefundLine>> {
     type Row = (
         i64,
         String,
@@ -147,14 +163,19 @@ pub fn of_case(conn: &mut DbConnection, case_id: CaseId) -> QueryResult<Vec<Refu
         Option<i32>,
         Option<i64>,
     );
-    let rows: Vec<Row> = refunds::table
+    let mut query = refunds::table
         .inner_join(games::table)
         .inner_join(
             game_seats::table.on(game_seats::game_id
                 .eq(refunds::game_id)
                 .and(game_seats::seat.eq(refunds::seat))),
         )
-        .filter(refunds::case_id.eq(case_id))
+        .into_boxed();
+    query = match whose {
+        Whose::Case(case_id) => query.filter(refunds::case_id.eq(case_id)),
+        Whose::Player(name) => query.filter(game_seats::player.eq(name.to_string())),
+    };
+    let rows: Vec<Row> = query
         .order((games::played_at.asc(), games::id.asc(), refunds::seat.asc()))
         .select((
             refunds::game_id,

@@ -9,6 +9,7 @@ use diesel::prelude::*;
 use super::case_tallies;
 use super::cases;
 use super::connection::DbConnection;
+use super::decisions::ToReporters;
 use super::modlog::LogActor;
 use super::schema::{
     case_reports, game_seats, games, modlog, players, report_accused, report_games, reports,
@@ -303,22 +304,38 @@ pub fn entry_outcomes(conn: &mut DbConnection, case_id: CaseId) -> QueryResult<V
         .collect())
 }
 
-/// Records a report's outcome and when it was decided.
+/// Records a report's outcome, when it was decided and the decision that settled it (whose
+/// note and measure its reporter is told).
 pub fn set_outcome(
     conn: &mut DbConnection,
     report_id: ReportId,
     outcome: ReportOutcome,
     decided_at: NaiveDateTime,
+    decision_id: i64,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     diesel::update(reports::table.find(report_id))
         .set((
             reports::outcome.eq(outcome),
             reports::decided_at.eq(decided_at),
+            reports::decision_id.eq(decision_id),
             reports::updated_at.eq(now),
         ))
         .execute(conn)?;
     Ok(())
+}
+
+/// The reporter of each of `ids` that a player filed, by name, in id order.
+pub fn reporter_names(
+    conn: &mut DbConnection,
+    ids: &[ReportId],
+) -> QueryResult<Vec<(ReportId, String)>> {
+    reports::table
+        .inner_join(players::table.on(players::id.nullable().eq(reports::reporter_id)))
+        .filter(reports::id.eq_any(ids))
+        .order(reports::id.asc())
+        .select((reports::id, players::name))
+        .load(conn)
 }
 
 /// One of a player's own reports, as they may see it.
@@ -334,6 +351,8 @@ pub struct OwnReport {
     pub updated_at: NaiveDateTime,
     pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<NaiveDateTime>,
+    /// What the deciding decision tells its reporters; `None` while open.
+    pub told: Option<ToReporters>,
 }
 
 type OwnRow = (
@@ -345,6 +364,7 @@ type OwnRow = (
     NaiveDateTime,
     Option<ReportOutcome>,
     Option<NaiveDateTime>,
+    Option<i64>,
 );
 
 /// A page of the reporter's own reports, newest first, ids below `before_id`.
@@ -368,6 +388,7 @@ pub fn own_page(
             reports::updated_at,
             reports::outcome,
             reports::decided_at,
+            reports::decision_id,
         ))
         .into_boxed();
     if let Some(before) = before_id {
@@ -390,6 +411,7 @@ pub fn own_report(conn: &mut DbConnection, report_id: ReportId) -> QueryResult<O
             reports::updated_at,
             reports::outcome,
             reports::decided_at,
+            reports::decision_id,
         ))
         .load(conn)?;
     Ok(own_reports(conn, rows)?.into_iter().next())
@@ -422,20 +444,25 @@ fn own_reports(conn: &mut DbConnection, rows: Vec<OwnRow>) -> QueryResult<Vec<Ow
     }
     let main: Vec<i64> = rows.iter().filter_map(|r| r.2).collect();
     let numbers = cases::game_numbers(conn, &main)?;
+    let deciding: Vec<i64> = rows.iter().filter_map(|r| r.8).collect();
+    let mut told = super::decisions::to_reporters(conn, &deciding)?;
     Ok(rows
         .into_iter()
         .map(
-            |(id, reason, game, message, filed_at, updated_at, outcome, decided_at)| OwnReport {
-                id,
-                reason,
-                accused: accused.remove(&id).unwrap_or_default(),
-                game: game.and_then(|g| numbers.get(&g)).map(|n| n.0),
-                supporting_games: supporting.remove(&id).unwrap_or_default(),
-                message,
-                filed_at,
-                updated_at,
-                outcome,
-                decided_at,
+            |(id, reason, game, message, filed_at, updated_at, outcome, decided_at, decision)| {
+                OwnReport {
+                    id,
+                    reason,
+                    accused: accused.remove(&id).unwrap_or_default(),
+                    game: game.and_then(|g| numbers.get(&g)).map(|n| n.0),
+                    supporting_games: supporting.remove(&id).unwrap_or_default(),
+                    message,
+                    filed_at,
+                    updated_at,
+                    outcome,
+                    decided_at,
+                    told: decision.and_then(|d| told.remove(&d)),
+                }
             },
         )
         .collect())

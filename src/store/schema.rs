@@ -174,6 +174,7 @@ diesel::table! {
         outcome -> Nullable<Text>,
         decided_at -> Nullable<Timestamp>,
         filed_by_admin -> Nullable<BigInt>,
+        decision_id -> Nullable<BigInt>,
     }
 }
 
@@ -415,6 +416,21 @@ diesel::table! {
         note -> Nullable<Text>,
         sanction_id -> Nullable<BigInt>,
         decided_at -> Timestamp,
+        reporter_note -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    warnings (id) {
+        id -> BigInt,
+        player_id -> BigInt,
+        case_id -> BigInt,
+        reason -> Text,
+        ground -> Nullable<Text>,
+        text -> Text,
+        needs_acknowledgement -> Bool,
+        issued_at -> Timestamp,
+        acknowledged_at -> Nullable<Timestamp>,
     }
 }
 
@@ -541,6 +557,9 @@ diesel::joinable!(separation_members -> sanctions (sanction_id));
 diesel::joinable!(erased_names -> players (player_id));
 diesel::joinable!(refunds -> cases (case_id));
 diesel::joinable!(refunds -> games (game_id));
+diesel::joinable!(warnings -> players (player_id));
+diesel::joinable!(warnings -> cases (case_id));
+diesel::joinable!(reports -> decisions (decision_id));
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     games,
@@ -560,6 +579,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sanctions,
     separation_members,
     decisions,
+    warnings,
     appeals,
     report_timeouts,
     modlog,

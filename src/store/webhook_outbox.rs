@@ -1,5 +1,5 @@
-//! The webhook outbox (`webhook_events`, `webhook_deliveries`, `webhook_attempts`): a sanction
-//! event is written in the same transaction as the change it announces, with one delivery per
+//! The webhook outbox (`webhook_events`, `webhook_deliveries`, `webhook_attempts`): an event
+//! (about a sanction, or about a decided case) is written in the same transaction as the change it announces, with one delivery per
 //! subscription that wants it; deliverers lease due deliveries, so of several instances one
 //! sends each at a time, and record every attempt with its retry schedule.
 
@@ -13,25 +13,82 @@ use super::schema::{
 };
 use super::to_utc;
 use super::webhook_subscriptions::events_of;
-use crate::moderation::{SanctionEvent, SanctionEventKind, SanctionId, SanctionKind};
+use serde::Serialize;
+
+use crate::moderation::{CaseId, SanctionEvent, SanctionId, SanctionKind, WebhookEventKind};
+
+/// The live subscriptions that want `kind`.
+fn wanting(conn: &mut DbConnection, kind: WebhookEventKind) -> QueryResult<Vec<i64>> {
+    let subscriptions: Vec<(i64, String)> = webhook_subscriptions::table
+        .filter(webhook_subscriptions::revoked_at.is_null())
+        .select((webhook_subscriptions::id, webhook_subscriptions::events))
+        .load(conn)?;
+    Ok(subscriptions
+        .into_iter()
+        .filter(|(_, events)| events_of(events).contains(&kind))
+        .map(|(id, _)| id)
+        .collect())
+}
+
+/// What an event is about: a sanction, or a decided case.
+#[derive(Debug, Clone, Copy)]
+enum Subject {
+    Sanction(SanctionId),
+    Case(CaseId),
+}
+
+/// Writes one event and a pending delivery for each subscription in `wanting`.
+fn write_event(
+    conn: &mut DbConnection,
+    kind: WebhookEventKind,
+    subject: Subject,
+    event_id: &str,
+    body: &impl Serialize,
+    wanting: Vec<i64>,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let body = serde_json::to_string(body)
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+    let (sanction_id, case_id) = match subject {
+        Subject::Sanction(id) => (Some(id), None),
+        Subject::Case(id) => (None, Some(id)),
+    };
+    let id = insert_returning_id!(
+        conn,
+        webhook_events::table,
+        (
+            webhook_events::event_id.eq(event_id),
+            webhook_events::kind.eq(kind.name()),
+            webhook_events::sanction_id.eq(sanction_id),
+            webhook_events::case_id.eq(case_id),
+            webhook_events::body.eq(&body),
+            webhook_events::created_at.eq(now),
+        ),
+        webhook_events::id
+    )?;
+    for subscription in wanting {
+        diesel::insert_into(webhook_deliveries::table)
+            .values((
+                webhook_deliveries::event_id.eq(id),
+                webhook_deliveries::subscription_id.eq(subscription),
+                webhook_deliveries::status.eq("pending"),
+                webhook_deliveries::attempts.eq(0),
+                webhook_deliveries::next_attempt_at.eq(now),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
 
 /// Writes the event announcing `kind` for the sanction (as it now stands), and a pending
 /// delivery for each live subscription that wants it. Runs in the caller's transaction.
 pub fn emit(
     conn: &mut DbConnection,
-    kind: SanctionEventKind,
+    kind: WebhookEventKind,
     sanction_id: SanctionId,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    let subscriptions: Vec<(i64, String)> = webhook_subscriptions::table
-        .filter(webhook_subscriptions::revoked_at.is_null())
-        .select((webhook_subscriptions::id, webhook_subscriptions::events))
-        .load(conn)?;
-    let wanting: Vec<i64> = subscriptions
-        .into_iter()
-        .filter(|(_, events)| events_of(events).contains(&kind))
-        .map(|(id, _)| id)
-        .collect();
+    let wanting = wanting(conn, kind)?;
     // Without subscribers there is nobody to tell, and nothing to keep.
     if wanting.is_empty() {
         return Ok(());
@@ -60,32 +117,57 @@ pub fn emit(
         to_utc(now),
     )
     .with_members(members);
-    let body = serde_json::to_string(&event)
-        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
-    let id = insert_returning_id!(
+    write_event(
         conn,
-        webhook_events::table,
-        (
-            webhook_events::event_id.eq(&event_id),
-            webhook_events::kind.eq(kind.name()),
-            webhook_events::sanction_id.eq(sanction_id),
-            webhook_events::body.eq(&body),
-            webhook_events::created_at.eq(now),
-        ),
-        webhook_events::id
-    )?;
-    for subscription in wanting {
-        diesel::insert_into(webhook_deliveries::table)
-            .values((
-                webhook_deliveries::event_id.eq(id),
-                webhook_deliveries::subscription_id.eq(subscription),
-                webhook_deliveries::status.eq("pending"),
-                webhook_deliveries::attempts.eq(0),
-                webhook_deliveries::next_attempt_at.eq(now),
-            ))
-            .execute(conn)?;
+        kind,
+        Subject::Sanction(sanction_id),
+        &event_id,
+        &event,
+        wanting,
+        now,
+    )
+}
+
+/// Writes an event about a decided case (`refunds_due`, `warning_issued`, `report_decided`)
+/// and its deliveries, unless the case announced this kind already; returns whether it wrote
+/// them. Without subscribers there is nobody to tell, and nothing is kept. Runs in the
+/// caller's transaction.
+pub fn emit_case_event(
+    conn: &mut DbConnection,
+    kind: WebhookEventKind,
+    case_id: CaseId,
+    event_id: &str,
+    body: &impl Serialize,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
+    let wanting = wanting(conn, kind)?;
+    if wanting.is_empty() || announced(conn, kind, case_id)? {
+        return Ok(false);
     }
-    Ok(())
+    write_event(
+        conn,
+        kind,
+        Subject::Case(case_id),
+        event_id,
+        body,
+        wanting,
+        now,
+    )?;
+    Ok(true)
+}
+
+/// Whether the case's event of this kind is already in the outbox.
+pub fn announced(
+    conn: &mut DbConnection,
+    kind: WebhookEventKind,
+    case_id: CaseId,
+) -> QueryResult<bool> {
+    let count: i64 = webhook_events::table
+        .filter(webhook_events::kind.eq(kind.name()))
+        .filter(webhook_events::case_id.eq(case_id))
+        .count()
+        .get_result(conn)?;
+    Ok(count > 0)
 }
 
 /// Announces the ends of timed sanctions that have passed (not lifted, not yet announced), at
@@ -119,7 +201,7 @@ pub fn announce_ended(
             .set(sanctions::end_announced_at.eq(now))
             .execute(conn)?;
             if marked == 1 {
-                emit(conn, SanctionEventKind::SanctionEnded, id, now)?;
+                emit(conn, WebhookEventKind::SanctionEnded, id, now)?;
             }
             Ok::<_, diesel::result::Error>(marked == 1)
         })?;

@@ -9,7 +9,7 @@ use super::connection::DbConnection;
 use super::players;
 use super::schema::{players as players_table, webhook_subscriptions};
 use super::webhook_sealing::SEALED_PREFIX;
-use crate::moderation::SanctionEventKind;
+use crate::moderation::WebhookEventKind;
 
 /// A subscription as listed (never with its secret or the URL's credentials).
 #[derive(Debug, Clone, PartialEq)]
@@ -19,14 +19,14 @@ pub struct SubscriptionListing {
     pub url: String,
     /// Whether sealed URL credentials are stored.
     pub sealed_credentials: bool,
-    pub events: Vec<SanctionEventKind>,
+    pub events: Vec<WebhookEventKind>,
     pub created_by: String,
     pub created_at: NaiveDateTime,
     pub revoked_at: Option<NaiveDateTime>,
 }
 
 /// The stored form of an event list.
-pub fn events_text(events: &[SanctionEventKind]) -> String {
+pub fn events_text(events: &[WebhookEventKind]) -> String {
     events
         .iter()
         .map(|k| k.name())
@@ -35,9 +35,9 @@ pub fn events_text(events: &[SanctionEventKind]) -> String {
 }
 
 /// The event list of a stored subscription (unknown names are skipped).
-pub fn events_of(text: &str) -> Vec<SanctionEventKind> {
+pub fn events_of(text: &str) -> Vec<WebhookEventKind> {
     text.split(',')
-        .filter_map(SanctionEventKind::from_name)
+        .filter_map(WebhookEventKind::from_name)
         .collect()
 }
 
@@ -54,7 +54,7 @@ pub struct StoredTarget<'a> {
 pub fn create(
     conn: &mut DbConnection,
     target: StoredTarget<'_>,
-    events: &[SanctionEventKind],
+    events: &[WebhookEventKind],
     admin: &str,
     now: NaiveDateTime,
 ) -> QueryResult<i64> {

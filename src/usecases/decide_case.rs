@@ -1,7 +1,8 @@
-//! An admin decides a case they hold a claim on: the decision, its sanction, the case closed,
-//! every entry's report outcome, report timeouts for reporters the decision takes over the
-//! threshold, the affected open cases re-ranked, the log lines and the sanction event, in ONE
-//! transaction (docs/moderation.md, "Reports and cases").
+//! An admin decides a case they hold a claim on: the decision, its sanction or warning, the
+//! case closed, every entry's report outcome with its reporters told, refunds owed, report
+//! timeouts for reporters the decision takes over the threshold, the affected open cases
+//! re-ranked, the log lines and the events, in ONE transaction (docs/moderation.md, "Reports
+//! and cases").
 
 use std::collections::BTreeSet;
 
@@ -10,11 +11,11 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
 use crate::moderation::{
-    compose_note, render_preset, report_timeout_after_decision, suggest_next_sanction,
-    validate_decision, AuditAction, CaseFacts, CaseId, Decision, DecisionAction, DecisionKind,
-    DecisionPreset, DecisionProblem, GameNumber, Ground, LadderStep, ModerationPolicy, PlayerId,
-    PresetValues, ReportOutcome, ReportReason, ReportTimeout, SanctionEventKind, SeparationMember,
-    ValidDecision,
+    compose_note, render_preset, render_reporter_text, report_timeout_after_decision,
+    suggest_next_sanction, validate_decision, AuditAction, CaseFacts, CaseId, Decision,
+    DecisionAction, DecisionKind, DecisionPreset, DecisionProblem, GameNumber, Ground, LadderStep,
+    ModerationPolicy, PlayerId, PresetValues, ReportId, ReportOutcome, ReportReason, ReportTimeout,
+    SeparationMember, ValidDecision, Warning, WebhookEventKind,
 };
 use crate::store::case_tallies;
 use crate::store::cases::{self, CaseRow};
@@ -24,7 +25,9 @@ use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{
     from_utc, players, report_timeouts, reports, separations, to_utc, webhook_outbox, DbConnection,
 };
+use crate::usecases::issue_warning::{issue_warning, WarningRequest};
 use crate::usecases::owe_refunds::{owe_refunds, RefundRequest};
+use crate::usecases::tell_reporters::{tell_reporters, ReportersRequest};
 
 /// An admin's decision on a case, as the route read it.
 #[derive(Debug, Clone)]
@@ -36,6 +39,8 @@ pub struct DecisionInput {
     pub note: Option<String>,
     /// Further games (site numbers) the admin cites.
     pub evidence_games: Vec<i64>,
+    /// What the reporters are told, after the preset's reporter text.
+    pub reporter_note: Option<String>,
     /// The message preset chosen by key (the route looked it up).
     pub preset: Option<DecisionPreset>,
     /// With a separation: the other players to keep apart from the accused, by name.
@@ -75,6 +80,8 @@ pub struct Decided {
     pub evidence_games: Vec<GameNumber>,
     pub report_outcome: ReportOutcome,
     pub sanction: Option<SanctionRow>,
+    /// A warning decision's warning.
+    pub warning: Option<Warning>,
     /// Report timeouts the decision earned reporters, by reporter name.
     pub report_timeouts: Vec<(String, ReportTimeout)>,
     /// A separation's members by name; empty for any other decision.
@@ -100,7 +107,9 @@ pub fn decide_case(
         let separate_from = separation_members(conn, &input.separate_from)?;
         let valid = validate_decision(&decision(input, evidence, separate_from), &facts, policy)
             .map_err(DecideError::Invalid)?;
-        let note = note_to_player(&valid, &facts, &accused, now);
+        let values = preset_values(&valid, &facts, &accused, now);
+        let note = note_to_player(&valid, &values);
+        let reporter_note = note_to_reporters(&valid, &values);
         let sanction = store_sanction(conn, &valid, case_id, input.admin_id, &note, now)?;
         let decision_id = decisions::insert(
             conn,
@@ -110,12 +119,38 @@ pub fn decide_case(
                 kind: valid.kind,
                 ground: valid.ground,
                 note: note.as_deref(),
+                reporter_note: reporter_note.as_deref(),
                 sanction_id: sanction.as_ref().map(|s| s.id),
                 decided_at: now,
             },
         )?;
         cases::close(conn, case_id, now)?;
-        settle_entries(conn, case_id, valid.report_outcome, now)?;
+        let settled = settle_entries(conn, case_id, valid.report_outcome, decision_id, now)?;
+        let warning = issue_warning(
+            conn,
+            &WarningRequest {
+                case_id,
+                accused_id: case.accused_id,
+                accused: &accused,
+                reason: facts.key.reason,
+                decision: &valid,
+                note: note.as_deref(),
+            },
+            &policy.warnings,
+            now,
+        )?;
+        tell_reporters(
+            conn,
+            &ReportersRequest {
+                case_id,
+                reason: facts.key.reason,
+                decision: &valid,
+                settled: &settled,
+                note: reporter_note.as_deref(),
+            },
+            &policy.reporters,
+            now,
+        )?;
         let written = Written {
             case: &case,
             accused: &accused,
@@ -147,6 +182,7 @@ pub fn decide_case(
             report_outcome: valid.report_outcome,
             separated,
             sanction,
+            warning,
             report_timeouts: timeouts,
             next_step,
             decided_at: now,
@@ -237,33 +273,46 @@ fn decision(
         action: input.action,
         ground: input.ground,
         note: input.note.clone(),
+        reporter_note: input.reporter_note.clone(),
         evidence_games,
         preset: input.preset.clone(),
         separate_from,
     }
 }
 
-/// What the player is told: the preset in full, then the admin's own words.
-fn note_to_player(
-    valid: &ValidDecision,
+/// What the decision's preset texts are filled with.
+fn preset_values<'a>(
+    valid: &'a ValidDecision,
     facts: &CaseFacts,
-    accused: &str,
+    accused: &'a str,
     now: NaiveDateTime,
-) -> Option<String> {
-    let rendered = valid.preset.as_ref().map(|preset| {
-        render_preset(
-            preset,
-            &PresetValues {
-                player: accused,
-                reason: facts.key.reason,
-                ground: valid.ground,
-                action: valid.action,
-                decided_at: to_utc(now),
-                games: &valid.evidence_games,
-            },
-        )
-    });
+) -> PresetValues<'a> {
+    PresetValues {
+        player: accused,
+        reason: facts.key.reason,
+        ground: valid.ground,
+        action: valid.action,
+        decided_at: to_utc(now),
+        games: &valid.evidence_games,
+    }
+}
+
+/// What the player is told: the preset in full, then the admin's own words.
+fn note_to_player(valid: &ValidDecision, values: &PresetValues<'_>) -> Option<String> {
+    let rendered = valid
+        .preset
+        .as_ref()
+        .map(|preset| render_preset(preset, values));
     compose_note(rendered, valid.note.as_deref())
+}
+
+/// What the reporters are told: the preset's reporter text, then the admin's words to them.
+fn note_to_reporters(valid: &ValidDecision, values: &PresetValues<'_>) -> Option<String> {
+    let rendered = valid
+        .preset
+        .as_ref()
+        .and_then(|preset| render_reporter_text(preset, values));
+    compose_note(rendered, valid.reporter_note.as_deref())
 }
 
 /// The decision's sanction, stored and read back; `None` unless the decision sanctions.
@@ -296,23 +345,27 @@ fn outcome_rank(outcome: ReportOutcome) -> u8 {
     }
 }
 
-/// Every entry's report: outcome and decision time. A report linked to several cases is
-/// decided when its first case is, and keeps the outcome most favourable to its reporter.
+/// Every entry's report: outcome, decision time and deciding decision. A report linked to
+/// several cases is decided when its first case is, and keeps the outcome most favourable to
+/// its reporter. Returns the reports this decision settled (decided first, or bettered): their
+/// reporters are the ones to tell.
 fn settle_entries(
     conn: &mut DbConnection,
     case_id: CaseId,
     outcome: ReportOutcome,
+    decision_id: i64,
     now: NaiveDateTime,
-) -> Result<(), DecideError> {
+) -> Result<Vec<ReportId>, DecideError> {
+    let mut settled = Vec::new();
     for entry in reports::entry_outcomes(conn, case_id)? {
-        let settled = match entry.outcome {
-            Some(old) if outcome_rank(old) >= outcome_rank(outcome) => old,
-            _ => outcome,
-        };
+        if matches!(entry.outcome, Some(old) if outcome_rank(old) >= outcome_rank(outcome)) {
+            continue;
+        }
         let decided_at = entry.decided_at.unwrap_or(now);
-        reports::set_outcome(conn, entry.report_id, settled, decided_at, now)?;
+        reports::set_outcome(conn, entry.report_id, outcome, decided_at, decision_id, now)?;
+        settled.push(entry.report_id);
     }
-    Ok(())
+    Ok(settled)
 }
 
 /// What the decision wrote, for its log lines.
@@ -364,7 +417,7 @@ fn log_decision(
         ends_at: sanction.effective_end(),
     };
     log_action(conn, now, admin, &action, refs)?;
-    webhook_outbox::emit(conn, SanctionEventKind::SanctionStarted, row.id, now)?;
+    webhook_outbox::emit(conn, WebhookEventKind::SanctionStarted, row.id, now)?;
     Ok(())
 }
 

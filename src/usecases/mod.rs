@@ -4,6 +4,7 @@
 //! the caller's one transaction. `api` and `cli` call these; `store` holds queries and rows
 //! only and never calls back up here.
 
+pub mod acknowledge_warning;
 pub mod add_note;
 pub mod apply_conduct;
 pub mod change_sanction;
@@ -18,9 +19,11 @@ pub mod file_appeal;
 pub mod file_report;
 pub mod import_games;
 pub mod ingest_game;
+pub mod issue_warning;
 pub mod judge_chat_window;
 pub mod judge_collusion;
 pub mod open_case;
 pub mod owe_refunds;
 pub mod raise_automatic_report;
 pub mod seal_webhook_secrets;
+pub mod tell_reporters;

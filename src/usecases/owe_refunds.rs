@@ -11,9 +11,10 @@ use diesel::result::Error as DieselError;
 use crate::moderation::{
     refund_scope, refunds_owed, without_settled, AuditAction, CaseFacts, CaseId, GameNumber,
     PlayerId, RefundCase, RefundPolicy, RefundScope, Refunds, RefundsDueEvent, ValidDecision,
+    WebhookEventKind,
 };
 use crate::store::modlog::{log_action, LogActor, LogRefs};
-use crate::store::{players, refund_outbox, refunds, reports, to_utc, DbConnection};
+use crate::store::{players, refunds, reports, to_utc, webhook_outbox, DbConnection};
 
 /// The decided case, as refunds need it.
 #[derive(Debug, Clone)]
@@ -63,8 +64,9 @@ pub fn owe_refunds(
             decided_at: to_utc(now),
         };
         let event_id = uuid::Uuid::new_v4().to_string();
-        let event = RefundsDueEvent::new(event_id, case, &refunds, to_utc(now));
-        refund_outbox::emit_refunds_due(conn, request.case_id, &event, now)?;
+        let event = RefundsDueEvent::new(event_id.clone(), case, &refunds, to_utc(now));
+        let kind = WebhookEventKind::RefundsDue;
+        webhook_outbox::emit_case_event(conn, kind, request.case_id, &event_id, &event, now)?;
         Ok(refunds)
     })
 }

@@ -44,6 +44,7 @@ mod seed_story;
 mod separations;
 mod slow_clients;
 mod support;
+mod warnings;
 mod webhook_guard;
 mod webhook_instances;
 mod webhooks;

@@ -688,3 +688,70 @@ async fn a_real_game_answers_with_documented_values_only() {
         "{termination}"
     );
 }
+
+/// Every `ToSchema` type under `src/` with the name it takes in the document: `#[schema(as =
+/// X)]` when given, else the type's own name. utoipa keys components by that name alone, so two
+/// types of one name silently share one schema and one of them is documented wrongly.
+fn schema_names() -> Vec<(String, PathBuf)> {
+    fn walk(dir: &std::path::Path, found: &mut Vec<(String, PathBuf)>) {
+        for entry in std::fs::read_dir(dir).expect("source dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, found);
+                continue;
+            }
+            if path.extension().is_none_or(|ext| ext != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("source");
+            let lines: Vec<&str> = text.lines().map(str::trim).collect();
+            for (at, line) in lines.iter().enumerate() {
+                if !(line.starts_with("#[derive(") && line.contains("ToSchema")) {
+                    continue;
+                }
+                let mut renamed = None;
+                for next in &lines[at + 1..] {
+                    if let Some(rest) = next.strip_prefix("#[schema(as = ") {
+                        renamed = Some(rest.trim_end_matches(")]").to_string());
+                    }
+                    let item = next.strip_prefix("pub ").unwrap_or(next);
+                    let declared = item
+                        .strip_prefix("struct ")
+                        .or_else(|| item.strip_prefix("enum "));
+                    if let Some(declared) = declared {
+                        let own: String = declared
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        found.push((renamed.unwrap_or(own), path.clone()));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut found,
+    );
+    found
+}
+
+#[test]
+fn no_two_schema_types_share_a_name() {
+    let names = schema_names();
+    assert!(names.len() > 50, "found only {} schema types", names.len());
+    let mut seen: std::collections::BTreeMap<&str, &PathBuf> = Default::default();
+    let mut clashes = Vec::new();
+    for (name, path) in &names {
+        if let Some(first) = seen.insert(name, path) {
+            clashes.push(format!(
+                "{name}: {} and {}",
+                first.display(),
+                path.display()
+            ));
+        }
+    }
+    assert!(clashes.is_empty(), "schema names used twice: {clashes:#?}");
+}

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use crate::moderation::{case_of, claim, decide, game_text, modlog_kinds, report};
 use crate::support::TestApp;
-use crate::webhooks::{fast_webhooks, subscribe, verify, Receiver};
+use crate::webhooks::{fast_webhooks, sanction_events, subscribe, verify, Receiver};
 
 /// A seat: player and ratings before and after (none: the server sent no rating).
 type Seat = (&'static str, Option<(i32, i32)>);
@@ -177,7 +177,11 @@ async fn an_upheld_teaming_case_owes_the_hand_computed_refunds_once() {
     let server = app.token(TokenRole::Server, "eu-1");
     let alice = app.token(TokenRole::Admin, "alice");
     let receiver = Receiver::start(&[]);
-    let (_, secret) = subscribe(&app, &alice, &receiver.url(), None).await;
+    let mut wanted = sanction_events();
+    if let Some(list) = wanted.as_array_mut() {
+        list.push(json!("refunds_due"));
+    }
+    let (_, secret) = subscribe(&app, &alice, &receiver.url(), Some(wanted)).await;
     arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
     post_games(&app, &server).await;
 

@@ -160,6 +160,8 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/players/r1/standing",         None,                 [401, 401, 401, 401, 200, 200, 403]),
         row("GET",    "/api/v1/players/matrix-player/standing", None,              [401, 401, 401, 401, 200, 200, 200]),
         row("GET",    "/api/v1/sanctions/mine",              None,                 [401, 401, 401, 401, 403, 403, 200]),
+        row("GET",    "/api/v1/warnings/mine",               None,                 [401, 401, 401, 401, 403, 403, 200]),
+        row("POST",   "/api/v1/warnings/999/acknowledgement", Some(empty_body),    [401, 401, 401, 401, 403, 403, 404]),
         row("GET",    "/api/v1/admin/sanctions",             None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/admin/sanctions/999/change",  Some(sanction_change_body), [401, 401, 401, 401, 403, 404, 403]),
         row("POST",   "/api/v1/reports",                     Some(report_body),    [401, 401, 401, 401, 403, 403, 201]),

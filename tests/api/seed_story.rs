@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 use crate::support::TestApp;
-use crate::webhooks::{allow_local, subscribe, verify, Receiver};
+use crate::webhooks::{allow_local, sanction_events, subscribe, verify, Receiver};
 
 const FFA_GAME: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -36,7 +36,8 @@ async fn three_reports_one_case_a_chat_ban_an_appeal_and_the_log() {
     let admin = app.token(TokenRole::Admin, "mod_anna");
     // The game server takes sanction events at its own URL (default delivery settings).
     let game_server = Receiver::start(&[]);
-    let (_, secret) = subscribe(&app, &admin, &game_server.url(), None).await;
+    let sanctions = Some(sanction_events());
+    let (_, secret) = subscribe(&app, &admin, &game_server.url(), sanctions).await;
     arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
 
     // The game server posts the finished game with its chat.

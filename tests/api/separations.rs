@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::console::{input_value, Browser};
 use crate::moderation::{app_with_games, case_of, claim, decide, report};
 use crate::support::TestApp;
-use crate::webhooks::{fast_webhooks, subscribe, Receiver};
+use crate::webhooks::{fast_webhooks, sanction_events, subscribe, Receiver};
 
 async fn table(app: &TestApp, server: &str, players: &[&str]) -> Value {
     let answer = app
@@ -52,14 +52,7 @@ async fn a_separation_keeps_a_pair_apart_until_an_appeal_lifts_it() {
     let (app, server) = app_with_games(fast_webhooks).await;
     let alice = app.token(TokenRole::Admin, "alice");
     let receiver = Receiver::start(&[]);
-    // The sanction events only: the upheld teaming case also owes refunds (`refunds_due`).
-    let sanction_events = json!([
-        "sanction_started",
-        "sanction_reduced",
-        "sanction_lifted",
-        "sanction_ended"
-    ]);
-    subscribe(&app, &alice, &receiver.url(), Some(sanction_events)).await;
+    subscribe(&app, &alice, &receiver.url(), Some(sanction_events())).await;
     arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
 
     // Before: the table may start.

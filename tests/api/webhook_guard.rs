@@ -8,7 +8,7 @@ use std::time::Duration;
 use arbiter::api::auth::tokens::TokenRole;
 use arbiter::api::jobs::webhook_deliverer::WebhookDeliverer;
 use arbiter::config::Settings;
-use arbiter::moderation::SanctionEventKind;
+use arbiter::moderation::WebhookEventKind;
 use arbiter::store::schema::webhook_subscriptions as subs;
 use arbiter::store::webhook_sealing::SealingKey;
 use arbiter::store::{self, webhook_subscriptions, DbPool};
@@ -34,6 +34,7 @@ fn raw_rows(pool: &DbPool) -> Vec<(String, Option<String>, String)> {
 }
 
 /// A subscription written as before sealing: plain secret, credentials in the URL.
+/// A subscription row as an older release wrote it, to the sanction events.
 fn legacy_row(pool: &DbPool, url: &str, secret: &str) {
     let mut conn = pool.get().expect("connection");
     let target = webhook_subscriptions::StoredTarget {
@@ -44,7 +45,7 @@ fn legacy_row(pool: &DbPool, url: &str, secret: &str) {
     webhook_subscriptions::create(
         &mut conn,
         target,
-        &SanctionEventKind::ALL,
+        &WebhookEventKind::ALL[..4],
         "mod_anna",
         store::now(),
     )
@@ -234,7 +235,7 @@ async fn secrets_and_url_credentials_are_sealed_and_never_listed() {
         .post_json(
             "/api/v1/admin/webhooks",
             Some(&alice),
-            &json!({ "url": url }),
+            &json!({ "url": url, "events": ["sanction_started"] }),
         )
         .await;
     assert_eq!(created.status, 201, "{}", created.text());

@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpListener};
 use std::time::{Duration, Instant};
 
 use arbiter::moderation::{
-    Ground, NewSanction, ReportReason, SanctionDuration, SanctionEventKind, SanctionKind,
+    Ground, NewSanction, ReportReason, SanctionDuration, SanctionKind, WebhookEventKind,
 };
 use arbiter::store::{self, players, sanctions, webhook_outbox, webhook_subscriptions, DbPool};
 use chrono::Utc;
@@ -39,7 +39,7 @@ fn subscribe(pool: &DbPool, url: &str) {
     webhook_subscriptions::create(
         &mut conn,
         target,
-        &SanctionEventKind::ALL,
+        &WebhookEventKind::ALL,
         "mod_anna",
         store::now(),
     )
@@ -62,8 +62,7 @@ fn ban(pool: &DbPool, count: usize) {
             duration: SanctionDuration::hours(24),
         };
         let id = sanctions::insert(&mut conn, &sanction, None, admin, "test").expect("sanction");
-        webhook_outbox::emit(&mut conn, SanctionEventKind::SanctionStarted, id, now)
-            .expect("event");
+        webhook_outbox::emit(&mut conn, WebhookEventKind::SanctionStarted, id, now).expect("event");
     }
 }
 

@@ -12,6 +12,7 @@ use crate::api::player_names::check_player_name;
 use crate::api::state::AppState;
 use crate::api::views::cases::{DecisionView, TimeoutView};
 use crate::api::views::sanctions::SanctionView;
+use crate::api::views::warnings::WarningView;
 use crate::moderation::{
     CaseId, DecisionAction, DecisionProblem, GameNumber, Ground, SanctionDuration, SanctionKind,
     GAME_NUMBER_RULE,
@@ -61,6 +62,11 @@ pub struct DecisionBody {
     /// Required for a sanction.
     #[serde(default)]
     pub note: Option<String>,
+    /// What the reporters of the case's reports are told, after the preset's reporter text
+    /// (`GET /api/v1/reports/mine`, `report_decided`). Never the note to the accused.
+    #[serde(default)]
+    #[schema(example = "Thank you: we looked at every game you listed.")]
+    pub reporter_note: Option<String>,
     /// Further game numbers the admin found, beyond those the reports cite.
     #[serde(default)]
     pub evidence_games: Vec<i64>,
@@ -192,6 +198,7 @@ pub async fn decide(
                 action,
                 ground: body.ground,
                 note: body.note,
+                reporter_note: body.reporter_note,
                 evidence_games: body.evidence_games,
                 preset,
                 separate_from,
@@ -214,6 +221,7 @@ fn decision_view(decided: Decided) -> Result<DecisionView, ApiError> {
         evidence_games: decided.evidence_games.iter().map(|g| g.0).collect(),
         report_outcome: decided.report_outcome,
         sanction: decided.sanction.map(SanctionView::from_row).transpose()?,
+        warning: decided.warning.map(WarningView::from),
         report_timeouts: decided
             .report_timeouts
             .into_iter()

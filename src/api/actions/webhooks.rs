@@ -16,7 +16,7 @@ use crate::api::state::AppState;
 use crate::api::views::webhooks::CreatedSubscription;
 use crate::api::webhook_policy::DestinationPolicy;
 use crate::api::webhook_resolver::{check_destination, DestinationRefused};
-use crate::moderation::SanctionEventKind;
+use crate::moderation::WebhookEventKind;
 use crate::store::key_checks::{self, CheckedKey};
 use crate::store::webhook_sealing::{Sealed, SealingKey};
 use crate::store::webhook_subscriptions::{self, StoredTarget};
@@ -35,8 +35,8 @@ pub struct NewSubscription {
     pub url: String,
     /// The events wanted; every kind when absent.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<SanctionEventKind>>)]
-    pub events: Option<Vec<SanctionEventKind>>,
+    #[schema(value_type = Option<Vec<WebhookEventKind>>)]
+    pub events: Option<Vec<WebhookEventKind>>,
 }
 
 fn invalid(field: &str, message: String) -> ApiError {
@@ -127,7 +127,7 @@ pub async fn subscribe(
     let url = checked_url(&body.url)?;
     let mut events = body
         .events
-        .unwrap_or_else(|| SanctionEventKind::ALL.to_vec());
+        .unwrap_or_else(|| WebhookEventKind::ALL.to_vec());
     events.sort_by_key(|k| k.name());
     events.dedup();
     if events.is_empty() {

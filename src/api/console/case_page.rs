@@ -43,6 +43,9 @@ pub struct DecisionForm {
     preset: String,
     #[serde(default)]
     note: String,
+    /// What the reporters are told, after the preset's reporter text.
+    #[serde(default)]
+    reporter_note: String,
     #[serde(default)]
     evidence_games: String,
     /// A separation's other members, by name.
@@ -111,7 +114,7 @@ impl DecisionForm {
             text => Some(chosen::<Ground>("ground", text)?),
         };
         let evidence_games = evidence_games(&self.evidence_games)?;
-        if self.note.contains('\0') {
+        if self.note.contains('\0') || self.reporter_note.contains('\0') {
             return Err(ConsoleError::BadForm(
                 "The note holds a NUL character.".into(),
             ));
@@ -121,6 +124,7 @@ impl DecisionForm {
             sanction,
             ground,
             note: Some(self.note.trim().to_string()).filter(|n| !n.is_empty()),
+            reporter_note: Some(self.reporter_note.trim().to_string()).filter(|n| !n.is_empty()),
             evidence_games,
             preset: Some(self.preset.clone()).filter(|p| !p.is_empty()),
         })
@@ -334,6 +338,8 @@ fn decision_form(
             }
             label for="note" { "Note (added after the preset's text; required with a sanction)" }
             textarea #note name="note" { (form.note) }
+            label for="reporter_note" { "Note to the reporters (after the preset's reporter text; never shown to the accused)" }
+            textarea #reporter_note name="reporter_note" { (form.reporter_note) }
             label for="evidence_games" { "Further evidence games (game numbers, comma-separated)" }
             input #evidence_games type="text" name="evidence_games" value=(form.evidence_games) inputmode="numeric";
             p.hint { "Habitual grounds (marked * in the site's rules) need several games: a decision on one game alone is refused." }

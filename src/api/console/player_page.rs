@@ -91,6 +91,7 @@ fn standing_and_record(player: &PlayerPage) -> Markup {
                     dt { "May play" } dd { (allowed(standing.may_play, standing.play_until)) }
                     dt { "May report" } dd { (allowed(standing.may_report, standing.report_until)) }
                     dt { "Club" } dd { @if standing.club_banned { strong { "banned" } @if let Some(u) = standing.club_until { " until " (when(u)) } } @else { "member" } }
+                    dt { "Warning to acknowledge" } dd { @if let Some(w) = &standing.must_acknowledge { strong { "yes" } ", since " (when(w.issued_at)) } @else { "none" } }
                 }
             }
             section.panel aria-labelledby="summary" {
@@ -123,6 +124,24 @@ fn cases_panel(admin: &ConsoleAdmin, player: &PlayerPage, encoded: &str) -> Mark
                 textarea #case-note name="note" required {}
                 button type="submit" { "Open the case" }
             }
+        }
+    }
+}
+
+fn warnings_panel(player: &PlayerPage) -> Markup {
+    html! {
+        section.panel aria-labelledby="warnings" {
+            h2 #warnings { "Warnings" }
+            @if player.warnings.is_empty() { p.empty { "None." } }
+            ul { @for w in &player.warnings {
+                li {
+                    a href={ "/admin/cases/" (w.case_id) } { "Case " (w.case_id) } ", " (when(w.issued_at)) ": "
+                    @if let Some(at) = w.acknowledged_at { "acknowledged " (when(at)) }
+                    @else if w.must_acknowledge { strong { "not yet acknowledged" } }
+                    @else { "no acknowledgement asked" }
+                    blockquote { (w.text) }
+                }
+            } }
         }
     }
 }
@@ -204,6 +223,7 @@ pub async fn player_page(
             @if player.sanctions_in_force.items.is_empty() { p.empty { "None." } }
             @for listing in &player.sanctions_in_force.items { (sanction_row(&admin, listing, &back)) }
         }
+        (warnings_panel(&player))
         div.cols {
             (cases_panel(&admin, &player, &encoded))
             (notes_panel(&admin, &player, &encoded))

@@ -1,6 +1,6 @@
 //! What the console's player page shows, from one read on one connection: standing, archive
-//! record, conduct record, recent games, flagged chat, cases, sanctions in force and notes,
-//! each as the JSON routes answer it.
+//! record, conduct record, recent games, flagged chat, cases, sanctions in force, warnings and
+//! notes, each as the JSON routes answer it.
 
 use crate::api::error::ApiError;
 use crate::api::pagination::{Page, PageQuery};
@@ -21,8 +21,9 @@ use crate::api::views::players::PlayerSummaryView;
 use crate::api::views::queue::CasePage;
 use crate::api::views::sanction_listing::SanctionListingView;
 use crate::api::views::standing::StandingView;
+use crate::api::views::warnings::WarningView;
 use crate::conduct::AdminConductView;
-use crate::store::to_utc;
+use crate::store::{players, to_utc, warnings, DbConnection};
 
 pub struct PlayerPage {
     pub standing: StandingView,
@@ -35,6 +36,8 @@ pub struct PlayerPage {
     pub cases: CasePage,
     pub sanctions_in_force: Page<SanctionListingView>,
     pub notes: Page<NoteView>,
+    /// Their latest warnings, with whether each was acknowledged.
+    pub warnings: Vec<WarningView>,
 }
 
 /// `name`'s page, with the first `listed` rows of each list.
@@ -82,7 +85,23 @@ pub async fn read_player_page(
                 cases: cases_page(conn, &cases, &moderation)?,
                 sanctions_in_force: sanctions_page(conn, &in_force, page, now, window_days)?,
                 notes: player_notes(conn, &noted, page)?,
+                warnings: latest_warnings(conn, &name, listed)?,
             })
         })
         .await
+}
+
+/// The player's latest `listed` warnings, newest first.
+fn latest_warnings(
+    conn: &mut DbConnection,
+    name: &str,
+    listed: u32,
+) -> Result<Vec<WarningView>, ApiError> {
+    let Some(id) = players::find_id(conn, name)? else {
+        return Ok(Vec::new());
+    };
+    Ok(warnings::page_of(conn, id, None, i64::from(listed))?
+        .into_iter()
+        .map(WarningView::from)
+        .collect())
 }

@@ -1,12 +1,13 @@
 //! A player's standing: what they may do now, computed from sanctions and report timeouts at
-//! read time. The JSON route and the console's player page read it here.
+//! read time, and the warning they must acknowledge. The JSON route and the console's player page read it here.
 
 use chrono::NaiveDateTime;
 
 use crate::api::error::ApiError;
 use crate::api::views::standing::StandingView;
-use crate::store::sanctions;
+use crate::api::views::warnings::WarningNotice;
 use crate::store::DbConnection;
+use crate::store::{sanctions, warnings};
 
 /// `name`'s standing at `now`; `name_key` also finds the player under an erased name.
 pub fn standing(
@@ -16,6 +17,7 @@ pub fn standing(
     now: NaiveDateTime,
 ) -> Result<StandingView, ApiError> {
     let standing = sanctions::standing_of(conn, &name, name_key, now)?;
+    let awaiting = warnings::awaiting_of(conn, &name, name_key)?;
     Ok(StandingView {
         player: name,
         at: standing.at,
@@ -28,5 +30,6 @@ pub fn standing(
         club_banned: standing.club_banned,
         club_until: standing.club_until,
         active_sanctions: standing.active_sanctions.iter().map(|s| s.0).collect(),
+        must_acknowledge: awaiting.map(WarningNotice::from),
     })
 }

@@ -23,6 +23,7 @@ pub mod reports;
 pub mod sanctions;
 pub mod standing;
 pub mod tables;
+pub mod warnings;
 pub mod webhooks;
 pub mod whoami;
 
@@ -74,6 +75,8 @@ macro_rules! api_handlers {
             reports::file_report,
             reports::my_reports,
             sanctions::my_sanctions,
+            warnings::my_warnings,
+            warnings::acknowledge,
             sanctions::list_sanctions,
             sanctions::change_sanction,
             admin_cases::claim_case,

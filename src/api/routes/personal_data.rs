@@ -19,6 +19,8 @@ use crate::api::views::player_export::{
     ErasureBody, ErasureView, ExportAppealView, ExportCaseView, ExportChatLineView, ExportGameView,
     ExportNoteView, ExportReportView, ExportSanctionView, ExportScope, PlayerExport,
 };
+use crate::api::views::refunds::RefundLineView;
+use crate::api::views::warnings::WarningView;
 use crate::moderation::erasure::{validate_erasure, ErasureProblem};
 use crate::store::modlog::{LogActor, LogActorKind};
 use crate::store::player_export::{self, ExportRecords};
@@ -127,6 +129,8 @@ fn rest_of_document(
         cases: Vec<ExportCaseView>,
         sanctions: Vec<ExportSanctionView>,
         appeals: Vec<ExportAppealView>,
+        warnings: Vec<WarningView>,
+        refunds_owed: Vec<RefundLineView>,
         #[serde(skip_serializing_if = "Option::is_none")]
         notes: Option<Vec<ExportNoteView>>,
         conduct: Option<ConductRecordView>,
@@ -157,6 +161,8 @@ fn rest_of_document(
             .into_iter()
             .map(ExportAppealView::from_row)
             .collect::<Result<_, _>>()?,
+        warnings: records.warnings.into_iter().map(Into::into).collect(),
+        refunds_owed: records.refunds.into_iter().map(Into::into).collect(),
         notes: (scope == ExportScope::Admin)
             .then(|| records.notes.into_iter().map(Into::into).collect()),
         conduct,

@@ -76,7 +76,7 @@ pub async fn file_report(
     let body = FiledReport {
         merged: filed.merged,
         message_truncated: filed.message_truncated,
-        report: ReportView::from_own(view)?,
+        report: ReportView::from_own(view, &state.moderation.reporters)?,
     };
     Ok(if filed.merged {
         HttpResponse::Ok().json(body)
@@ -119,10 +119,11 @@ pub async fn my_reports(
             )
         })
         .await?;
+    let policy = &state.moderation.reporters;
     Ok(web::Json(Page::try_from_rows(
         rows,
         page,
         |r| r.id.0,
-        ReportView::from_own,
+        |r| ReportView::from_own(r, policy),
     )?))
 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::api::views::sanctions::SanctionView;
+use crate::api::views::warnings::WarningView;
 use crate::moderation::{DecisionKind, Ground, LadderStep, ReportOutcome};
 
 /// A running claim.
@@ -55,6 +56,8 @@ pub struct DecisionView {
     /// How the case's reports count for their reporters.
     pub report_outcome: ReportOutcome,
     pub sanction: Option<SanctionView>,
+    /// A warning decision's warning, as the player is told it.
+    pub warning: Option<WarningView>,
     pub report_timeouts: Vec<TimeoutView>,
     /// The escalation ladder's suggestion for the accused's next offence of this kind.
     #[schema(value_type = Object)]

@@ -21,5 +21,6 @@ pub mod sanctions;
 pub mod standing;
 pub mod table_check;
 pub mod tokens;
+pub mod warnings;
 pub mod webhooks;
 pub mod whoami;

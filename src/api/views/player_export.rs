@@ -8,6 +8,8 @@ use crate::api::error::ApiError;
 use crate::api::statuses::{AppealStatus, CaseStatus};
 use crate::api::views::conduct::ConductRecordView;
 use crate::api::views::games::SeatView;
+use crate::api::views::refunds::RefundLineView;
+use crate::api::views::warnings::WarningView;
 use crate::api::wire_enums::stored;
 use crate::archive::ChatChannel;
 use crate::moderation::{Ground, ReportOutcome, ReportReason, ReportSource, SanctionKind};
@@ -44,6 +46,10 @@ pub struct PlayerExport {
     pub cases: Vec<ExportCaseView>,
     pub sanctions: Vec<ExportSanctionView>,
     pub appeals: Vec<ExportAppealView>,
+    /// Warnings the player was given, with their text and acknowledgement.
+    pub warnings: Vec<WarningView>,
+    /// Rating refunds owed to the player as a victim of teaming or self-partnering.
+    pub refunds_owed: Vec<RefundLineView>,
     /// Admins' notes on the player; absent from the player's own export.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<ExportNoteView>>,

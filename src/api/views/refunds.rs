@@ -62,20 +62,23 @@ impl RefundsView {
         RefundsView {
             total: totals.iter().map(|t| t.amount).sum(),
             totals,
-            lines: lines
-                .into_iter()
-                .map(|l| RefundLineView {
-                    game_id: l.game_id,
-                    game: l.number.0,
-                    // The store's CHECK keeps seats in 0..=3.
-                    seat: SeatColour::from_index(l.seat).unwrap_or(SeatColour::Red),
-                    player: l.player,
-                    placement: l.placement,
-                    rating_before: l.rating_before,
-                    rating_after: l.rating_after,
-                    amount: l.amount,
-                })
-                .collect(),
+            lines: lines.into_iter().map(RefundLineView::from).collect(),
+        }
+    }
+}
+
+impl From<RefundLine> for RefundLineView {
+    fn from(l: RefundLine) -> Self {
+        RefundLineView {
+            game_id: l.game_id,
+            game: l.number.0,
+            // The store's CHECK keeps seats in 0..=3.
+            seat: SeatColour::from_index(l.seat).unwrap_or(SeatColour::Red),
+            player: l.player,
+            placement: l.placement,
+            rating_before: l.rating_before,
+            rating_after: l.rating_after,
+            amount: l.amount,
         }
     }
 }

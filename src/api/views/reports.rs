@@ -6,7 +6,10 @@ use utoipa::ToSchema;
 
 use crate::api::error::ApiError;
 use crate::api::statuses::ReportStatus;
-use crate::moderation::{ReportOutcome, ReportReason};
+use crate::moderation::{
+    reporter_notice, DecisionKind, DisclosedMeasure, ReportOutcome, ReportReason, ReporterPolicy,
+    SanctionKind,
+};
 use crate::store::reports::OwnReport;
 use crate::store::to_utc;
 
@@ -27,10 +30,49 @@ pub struct ReportView {
     /// Set once decided.
     pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<DateTime<Utc>>,
+    /// Set once decided: whether a warning or a sanction followed.
+    pub action_taken: Option<bool>,
+    /// The measure, only where the site discloses it (`[reporters] disclose = "measure"`);
+    /// otherwise null.
+    pub measure: Option<MeasureView>,
+    /// The moderators' note to reporters, if the decision carried one. Never their notes to
+    /// each other or to the accused.
+    pub reporter_note: Option<String>,
+}
+
+/// A measure as a reporter is told it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MeasureView {
+    /// `warn` or `sanction`.
+    pub decision: DecisionKind,
+    /// The sanction's kind; null for a warning.
+    pub sanction: Option<SanctionKind>,
+    /// The sanction's length decided, in minutes; null for a warning or a permanent one.
+    pub minutes: Option<u32>,
+    pub permanent: bool,
+}
+
+impl From<DisclosedMeasure> for MeasureView {
+    fn from(measure: DisclosedMeasure) -> Self {
+        MeasureView {
+            decision: measure.decision,
+            sanction: measure.sanction,
+            minutes: measure.minutes,
+            permanent: measure.permanent,
+        }
+    }
 }
 
 impl ReportView {
-    pub fn from_own(r: OwnReport) -> Result<ReportView, ApiError> {
+    /// The report as its reporter sees it, what they learn of the measure as `policy` says.
+    pub fn from_own(r: OwnReport, policy: &ReporterPolicy) -> Result<ReportView, ApiError> {
+        let notice = match (r.outcome, r.told) {
+            (Some(outcome), Some(told)) => {
+                Some(reporter_notice(outcome, told.measure, told.note, policy))
+            }
+            (Some(outcome), None) => Some(reporter_notice(outcome, None, None, policy)),
+            (None, _) => None,
+        };
         Ok(ReportView {
             id: r.id.0,
             reason: r.reason,
@@ -47,6 +89,12 @@ impl ReportView {
             },
             outcome: r.outcome,
             decided_at: r.decided_at.map(to_utc),
+            action_taken: notice.as_ref().map(|n| n.action_taken),
+            measure: notice
+                .as_ref()
+                .and_then(|n| n.measure)
+                .map(|m| DisclosedMeasure::from(m).into()),
+            reporter_note: notice.and_then(|n| n.note),
         })
     }
 }

@@ -11,7 +11,7 @@ use crate::moderation::{KeptApart, SeatVerdict, TableVerdict};
 pub struct TableCheckView {
     pub may_start: bool,
     /// Each player in the order given.
-    pub players: Vec<SeatView>,
+    pub players: Vec<TablePlayerView>,
     /// Every pair of these players a separation in force keeps apart.
     pub kept_apart: Vec<KeptApartView>,
     pub at: DateTime<Utc>,
@@ -19,7 +19,7 @@ pub struct TableCheckView {
 
 /// One player's permission to play now (their standing's `may_play`).
 #[derive(Debug, Serialize, ToSchema)]
-pub struct SeatView {
+pub struct TablePlayerView {
     #[schema(example = "Spaksi")]
     pub name: String,
     pub may_play: bool,
@@ -43,7 +43,11 @@ impl TableCheckView {
     pub fn new(verdict: TableVerdict, at: DateTime<Utc>) -> TableCheckView {
         TableCheckView {
             may_start: verdict.may_start,
-            players: verdict.seats.into_iter().map(SeatView::from).collect(),
+            players: verdict
+                .seats
+                .into_iter()
+                .map(TablePlayerView::from)
+                .collect(),
             kept_apart: verdict
                 .kept_apart
                 .into_iter()
@@ -54,9 +58,9 @@ impl TableCheckView {
     }
 }
 
-impl From<SeatVerdict> for SeatView {
+impl From<SeatVerdict> for TablePlayerView {
     fn from(seat: SeatVerdict) -> Self {
-        SeatView {
+        TablePlayerView {
             name: seat.name,
             may_play: seat.may_play,
             play_until: seat.play_until,

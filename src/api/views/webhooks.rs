@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use crate::api::error::ApiError;
 use crate::api::statuses::DeliveryStatus;
 use crate::api::wire_enums::stored;
-use crate::moderation::SanctionEventKind;
+use crate::moderation::WebhookEventKind;
 use crate::store::to_utc;
 use crate::store::webhook_outbox::DeliveryListing;
 use crate::store::webhook_subscriptions::SubscriptionListing;
@@ -21,8 +21,8 @@ pub struct SubscriptionView {
     pub url: String,
     /// Whether the URL was subscribed with credentials (sent as `Authorization: Basic`).
     pub credentials: bool,
-    #[schema(value_type = Vec<SanctionEventKind>)]
-    pub events: Vec<SanctionEventKind>,
+    #[schema(value_type = Vec<WebhookEventKind>)]
+    pub events: Vec<WebhookEventKind>,
     /// The admin who made it.
     pub created_by: String,
     pub created_at: DateTime<Utc>,
@@ -87,7 +87,7 @@ pub struct DeliveryView {
     pub id: i64,
     /// The event's id (the `Arbiter-Event-Id` header).
     pub event_id: String,
-    pub event: SanctionEventKind,
+    pub event: WebhookEventKind,
     /// The sanction a sanction event is about; null for `refunds_due`, which is about a case.
     pub sanction_id: Option<i64>,
     /// `pending` (next attempt at `next_attempt_at`), `delivered` or `failed` (given up).
