@@ -121,7 +121,7 @@ fn main() -> anyhow::Result<()> {
             .expect("game id");
         for reason in ["offensive_chat", "rule_violating_chat"] {
             let now = chrono::Utc::now().timestamp();
-            let player = sign(SECRET, &PlayerClaims { sub: "rasulk".into(), exp: now + 600, iat: Some(now), nbf: None })?;
+            let player = sign(SECRET, &PlayerClaims { sub: "rasulk".into(), exp: now + 600, iat: Some(now), nbf: None, locale: None })?;
             let body = json!({ "accused": ["Spaksi"], "reason": reason, "game": 104_071_136, "message": "see the chat" });
             let filed = call_service(&app, post_json("/api/v1/reports", &player, &body)).await;
             assert_eq!(filed.status(), 201);
@@ -141,7 +141,7 @@ fn main() -> anyhow::Result<()> {
                 .optional()?
         };
         let now = chrono::Utc::now().timestamp();
-        let reporter_token = sign(SECRET, &PlayerClaims { sub: reporter.unwrap_or_default(), exp: now + 600, iat: Some(now), nbf: None })?;
+        let reporter_token = sign(SECRET, &PlayerClaims { sub: reporter.unwrap_or_default(), exp: now + 600, iat: Some(now), nbf: None, locale: None })?;
         let body = json!({ "accused": ["heavy", "partner"], "reason": "self_partnering", "game": 100_000_000 + pair_game });
         let filed = call_service(&app, post_json("/api/v1/reports", &reporter_token, &body)).await;
         let pair_case_filed = filed.status() == 201;

@@ -1,6 +1,7 @@
 //! Shared application state, one per process, handed to every worker, and the three ways
 //! handlers run store code: `read`, `read_inline` and `write`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use actix_web::web;
@@ -16,8 +17,8 @@ use crate::chat::{Analyzer, AnalyzerError};
 use crate::collusion::CollusionPolicy;
 use crate::conduct::ConductPolicy;
 use crate::config::Settings;
-use crate::moderation::{DecisionPresets, ModerationPolicy};
-use crate::store::{self, Backend, DatabaseTarget, DbConnection, DbPool};
+use crate::moderation::{DecisionPresets, Language, ModerationPolicy, Texts};
+use crate::store::{self, players, Backend, DatabaseTarget, DbConnection, DbPool};
 use crate::usecases::apply_conduct::{self, AppliedBatch};
 
 #[derive(Clone)]
@@ -40,6 +41,11 @@ pub struct AppState {
     pub moderation: Arc<ModerationPolicy>,
     /// Decision presets (`[moderation] presets_file`, else the built-in ones).
     pub presets: Arc<DecisionPresets>,
+    /// The preset texts and their words in every language (`config/presets/`).
+    pub texts: Arc<Texts>,
+    /// The language last remembered for each player by this instance, so that a request
+    /// writes only when a player's language changes.
+    languages_seen: Arc<std::sync::Mutex<HashMap<String, Language>>>,
     /// Seals list cursors (`[api] cursor_key`, else a key of this process alone).
     pub cursor_key: CursorKey,
     /// Wakes this instance's webhook deliverer after a change that emitted sanction events.
@@ -80,6 +86,7 @@ impl AppState {
             .moderation
             .load_presets()
             .map_err(StateError::Moderation)?;
+        let texts = Texts::built_in().map_err(|e| StateError::Moderation(e.to_string()))?;
         let backend = DatabaseTarget::parse(&settings.database.url)
             .map(|target| target.backend())
             .map_err(|e| StateError::Database(format!("database.url: {e}")))?;
@@ -111,10 +118,43 @@ impl AppState {
             collusion,
             moderation: Arc::new(moderation),
             presets: Arc::new(presets),
+            texts: Arc::new(texts),
+            languages_seen: Arc::default(),
             webhooks_wake: Arc::new(tokio::sync::Notify::new()),
             write_health: Arc::new(WriteHealth::default()),
             limits,
         })
+    }
+
+    /// Keeps `language` as the player's last known one (the texts they are sent are written
+    /// in it). Writes only when this instance has not seen it for them yet; a failed write is
+    /// logged and leaves the request alone.
+    pub async fn remember_language(&self, player: &str, language: Language) {
+        /// Bounds the memory: when full it starts over (a few redundant writes follow).
+        const SEEN_MAX: usize = 100_000;
+        {
+            let Ok(mut seen) = self.languages_seen.lock() else {
+                return;
+            };
+            if seen.get(player) == Some(&language) {
+                return;
+            }
+            if seen.len() >= SEEN_MAX {
+                seen.clear();
+            }
+            seen.insert(player.to_string(), language);
+        }
+        let name = player.to_string();
+        let now = store::now();
+        let kept = self
+            .write(move |conn| players::remember_language(conn, &name, language, now))
+            .await;
+        if let Err(err) = kept {
+            tracing::warn!(error = %err, "could not keep a player's language");
+            if let Ok(mut seen) = self.languages_seen.lock() {
+                seen.remove(player);
+            }
+        }
     }
 
     /// Runs store code that writes for a person (a report, a decision, a claim, an appeal, a

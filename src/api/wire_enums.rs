@@ -17,8 +17,8 @@ use crate::chat::ffa::FfaClass;
 use crate::chat::{Category, Severity};
 use crate::conduct::abort::AbortReason;
 use crate::moderation::{
-    AppealStatus, AuditAction, CaseStatus, DecisionKind, Ground, ReportOutcome, ReportReason,
-    ReportSource, SanctionKind, WebhookEventKind,
+    AppealStatus, AuditAction, CaseStatus, DecisionKind, Ground, Language, ReportOutcome,
+    ReportReason, ReportSource, SanctionKind, WebhookEventKind,
 };
 
 /// The wire names of `values`, as serde writes them.
@@ -134,7 +134,13 @@ closed_set!(
     WebhookEventKind,
     "SanctionEvent",
     wire_names(&WebhookEventKind::ALL),
-    "What happened to a sanction: it started, was reduced, was lifted, or its time ran out."
+    "A kind of webhook event: what happened to a sanction (it started, was reduced, was lifted, or its time ran out), or what a decided case announces (refunds owed, a warning issued, reports decided)."
+);
+closed_set!(
+    Language,
+    "Language",
+    wire_names(&Language::ALL),
+    "A language the texts players read are written in (ISO 639-1); English is the fallback."
 );
 closed_set!(
     Category,

@@ -232,6 +232,7 @@ fn sign_player(settings: &Settings, name: &str, minutes: i64) -> anyhow::Result<
         exp: now + minutes * 60,
         iat: Some(now),
         nbf: None,
+        locale: None,
     };
     println!("{}", player::sign(secret, &claims)?);
     Ok(())

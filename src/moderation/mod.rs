@@ -19,6 +19,7 @@ pub mod decision;
 pub mod decision_action;
 pub mod erasure;
 pub mod game_number;
+pub mod language;
 pub mod note;
 pub mod policy;
 pub mod preset;
@@ -33,6 +34,7 @@ pub mod sanction_event;
 pub mod separation;
 pub mod standing;
 pub mod table_check;
+pub mod texts;
 pub mod types;
 pub mod warning;
 pub mod warning_event;
@@ -59,11 +61,12 @@ pub use decision::{
 };
 pub use decision_action::DecisionAction;
 pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
+pub use language::Language;
 pub use note::{validate_note, NoteProblem};
 pub use policy::{AppealPolicy, ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
 pub use preset::{
-    compose_note, render_preset, render_reporter_text, DecisionPreset, DecisionPresets,
-    PresetValues, PresetsError, DEFAULT_PRESETS_TOML,
+    compose_note, render_preset, render_reporter_text, render_text, DecisionPreset,
+    DecisionPresets, PresetValues, PresetsError, DEFAULT_PRESETS_TOML,
 };
 pub use refund::{
     refund_scope, refunds_owed, without_settled, RefundGame, RefundLine, RefundPolicy, RefundScope,
@@ -84,6 +87,7 @@ pub use sanction_event::{SanctionEvent, SanctionState};
 pub use separation::{separation_members, SeparationMember, SeparationProblem};
 pub use standing::{standing, Standing};
 pub use table_check::{check_table, KeptApart, SeatVerdict, TableSanction, TableVerdict};
+pub use texts::{Texts, TextsError, Words};
 pub use types::{
     AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, GameNumber, Ground, LadderTrack,
     NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter, Sanction,

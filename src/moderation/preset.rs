@@ -10,9 +10,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::decision_action::DecisionAction;
-use super::types::{
-    DecisionKind, GameNumber, Ground, ReportReason, SanctionDuration, SanctionKind,
-};
+use super::texts::{self, Words};
+use super::types::{DecisionKind, GameNumber, Ground, ReportReason, SanctionDuration};
 
 /// The built-in presets, embedded so the service runs without a file.
 pub const DEFAULT_PRESETS_TOML: &str = include_str!("../../config/presets.toml");
@@ -87,7 +86,7 @@ impl fmt::Display for PresetsError {
 impl std::error::Error for PresetsError {}
 
 /// The placeholders of a text in order, or `None` when a `{` is never closed.
-fn placeholders(text: &str) -> Option<Vec<&str>> {
+pub(crate) fn placeholders(text: &str) -> Option<Vec<&str>> {
     let mut found = Vec::new();
     let mut rest = text;
     while let Some(open) = rest.find('{') {
@@ -185,57 +184,40 @@ pub(crate) fn words<T: Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-fn span(minutes: u32) -> String {
-    let (count, unit) = if minutes.is_multiple_of(1440) {
-        (minutes / 1440, "day")
-    } else if minutes.is_multiple_of(60) {
-        (minutes / 60, "hour")
-    } else {
-        (minutes, "minute")
-    };
-    let plural = if count == 1 { "" } else { "s" };
-    format!("{count} {unit}{plural}")
-}
-
-fn sanction_words(kind: SanctionKind, duration: SanctionDuration) -> String {
-    match duration {
-        SanctionDuration::Permanent => format!("a permanent {}", words(&kind)),
-        SanctionDuration::Temporary { minutes } => {
-            format!("a {} of {}", words(&kind), span(minutes))
-        }
-    }
-}
-
-/// The preset's text with its placeholders filled in (trimmed).
+/// The preset's text with its placeholders filled in, in English (trimmed).
 pub fn render_preset(preset: &DecisionPreset, values: &PresetValues<'_>) -> String {
-    render_text(&preset.text, values)
+    render_text(&preset.text, values, texts::english())
 }
 
-/// The preset's reporter text filled in, if it has one. Its placeholders were checked at
-/// load: a sanction's never appear in it.
+/// The preset's reporter text filled in, in English, if it has one. Its placeholders were
+/// checked at load: a sanction's never appear in it.
 pub fn render_reporter_text(preset: &DecisionPreset, values: &PresetValues<'_>) -> Option<String> {
     preset
         .reporter_text
         .as_deref()
-        .map(|text| render_text(text, values))
+        .map(|text| render_text(text, values, texts::english()))
 }
 
-fn render_text(text: &str, values: &PresetValues<'_>) -> String {
+/// A text (a preset's, or its translation) with its placeholders filled in with `words`
+/// (trimmed).
+pub fn render_text(text: &str, values: &PresetValues<'_>, words: &Words) -> String {
     let (sanction, until) = match values.action {
-        DecisionAction::Sanction { sanction, duration } => {
-            let until = match duration {
-                SanctionDuration::Permanent => "never (it is permanent)".to_string(),
-                SanctionDuration::Temporary { minutes } => (values.decided_at
-                    + TimeDelta::minutes(i64::from(minutes)))
-                .format("%Y-%m-%d %H:%M UTC")
-                .to_string(),
-            };
-            (sanction_words(sanction, duration), until)
-        }
+        DecisionAction::Sanction { sanction, duration } => match duration {
+            SanctionDuration::Permanent => (
+                words.sanction(sanction, None),
+                words.permanent_until.clone(),
+            ),
+            SanctionDuration::Temporary { minutes } => (
+                words.sanction(sanction, Some(minutes)),
+                (values.decided_at + TimeDelta::minutes(i64::from(minutes)))
+                    .format("%Y-%m-%d %H:%M UTC")
+                    .to_string(),
+            ),
+        },
         _ => (String::new(), String::new()),
     };
     let games = if values.games.is_empty() {
-        "none cited".to_string()
+        words.none_cited.clone()
     } else {
         values
             .games
@@ -256,8 +238,8 @@ fn render_text(text: &str, values: &PresetValues<'_>) -> String {
         };
         match &after[..close] {
             "player" => out.push_str(values.player),
-            "reason" => out.push_str(values.reason.label()),
-            "ground" => out.push_str(&values.ground.map(|g| words(&g)).unwrap_or_default()),
+            "reason" => out.push_str(words.reason(values.reason)),
+            "ground" => out.push_str(values.ground.map_or("", |g| words.ground(g))),
             "sanction" => out.push_str(&sanction),
             "until" => out.push_str(&until),
             "games" => out.push_str(&games),
@@ -286,6 +268,7 @@ pub fn compose_note(rendered: Option<String>, admin_note: Option<&str>) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moderation::SanctionKind;
     use chrono::TimeZone;
 
     fn preset(decision: DecisionKind, text: &str) -> DecisionPreset {
@@ -346,13 +329,15 @@ mod tests {
 
     #[test]
     fn permanent_and_odd_lengths_read_naturally() {
+        let english = texts::english();
         assert_eq!(
-            sanction_words(SanctionKind::PlayBan, SanctionDuration::Permanent),
+            english.sanction(SanctionKind::PlayBan, None),
             "a permanent play ban"
         );
-        assert_eq!(span(60), "1 hour");
-        assert_eq!(span(90), "90 minutes");
-        assert_eq!(span(1440), "1 day");
+        let ban = |minutes| english.sanction(SanctionKind::ChatBan, Some(minutes));
+        assert_eq!(ban(60), "a chat ban of 1 hour");
+        assert_eq!(ban(90), "a chat ban of 90 minutes");
+        assert_eq!(ban(1440), "a chat ban of 1 day");
     }
 
     #[test]

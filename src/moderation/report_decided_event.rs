@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::abuse::ReportOutcome;
+use super::language::Language;
 use super::reporter_notice::{MeasureTaken, ReporterNotice};
 use super::types::{CaseId, DecisionKind, ReportId, ReportReason, SanctionDuration, SanctionKind};
 use super::webhook_event_kind::WebhookEventKind;
@@ -62,19 +63,31 @@ pub struct DecidedReportState {
     /// Absent unless the site discloses measures (`[reporters] disclose = "measure"`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub measure: Option<DisclosedMeasure>,
-    /// The note to reporters; null when the decision carried none.
+    /// The reporter's last known language, else English: the language of `note`.
+    pub language: Language,
+    /// The note to reporters in `language`; null when the decision carried none.
     pub note: Option<String>,
+    /// The same in English.
+    pub note_en: Option<String>,
 }
 
 impl DecidedReportState {
-    pub fn new(id: ReportId, reporter: String, notice: ReporterNotice) -> DecidedReportState {
+    pub fn new(
+        id: ReportId,
+        reporter: String,
+        notice: ReporterNotice,
+        language: Language,
+        note_en: Option<String>,
+    ) -> DecidedReportState {
         DecidedReportState {
             id,
             reporter,
             outcome: notice.outcome,
             action_taken: notice.action_taken,
             measure: notice.measure.map(DisclosedMeasure::from),
+            language,
             note: notice.note,
+            note_en,
         }
     }
 }
@@ -136,8 +149,14 @@ mod tests {
                 decided_at: DateTime::<Utc>::MIN_UTC,
             },
             vec![
-                DecidedReportState::new(ReportId(1), "Ally".into(), hidden),
-                DecidedReportState::new(ReportId(2), "Kamil".into(), shown),
+                DecidedReportState::new(ReportId(1), "Ally".into(), hidden, Language::En, None),
+                DecidedReportState::new(
+                    ReportId(2),
+                    "Kamil".into(),
+                    shown,
+                    Language::De,
+                    Some("Thanks".into()),
+                ),
             ],
             DateTime::<Utc>::MIN_UTC,
         );
@@ -149,5 +168,6 @@ mod tests {
         assert_eq!(json["reports"][1]["measure"]["sanction"], "play_ban");
         assert_eq!(json["reports"][1]["measure"]["permanent"], true);
         assert_eq!(json["reports"][1]["note"], "Thanks");
+        assert_eq!(json["reports"][1]["language"], "de");
     }
 }

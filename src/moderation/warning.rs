@@ -7,7 +7,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::preset::words;
+use super::language::Language;
+use super::texts::Words;
 use super::types::{CaseId, Ground, ReportReason, WarningId};
 
 /// Whether warnings wait for the player's acknowledgement (`config/moderation.toml`,
@@ -35,8 +36,12 @@ pub struct Warning {
     pub case: CaseId,
     pub reason: ReportReason,
     pub ground: Option<Ground>,
-    /// What the player was told: the decision's note to them.
+    /// The language the player was told it in (their last known one, else English).
+    pub language: Language,
+    /// What the player was told: the decision's note to them, in `language`.
     pub text: String,
+    /// The same in English.
+    pub text_en: String,
     pub issued_at: DateTime<Utc>,
     /// Whether the policy asked for an acknowledgement when it was issued.
     pub needs_acknowledgement: bool,
@@ -51,25 +56,25 @@ impl Warning {
 }
 
 /// The text of a warning: the decision's note to the player, or, when the admin chose no
-/// preset and wrote nothing, a plain sentence naming the reason and the ground, so that no
-/// player is warned with an empty message.
-pub fn warning_text(note: Option<&str>, reason: ReportReason, ground: Option<Ground>) -> String {
-    match note.map(str::trim).filter(|n| !n.is_empty()) {
-        Some(note) => note.to_string(),
-        None => match ground {
-            Some(ground) => format!(
-                "This is a warning from the moderators about {} ({}). A further upheld report \
-                 will lead to a ban.",
-                reason.label(),
-                words(&ground)
-            ),
-            None => format!(
-                "This is a warning from the moderators about {}. A further upheld report will \
-                 lead to a ban.",
-                reason.label()
-            ),
-        },
+/// preset and wrote nothing, a plain sentence naming the reason and the ground in `words`'
+/// language, so that no player is warned with an empty message.
+pub fn warning_text(
+    note: Option<&str>,
+    reason: ReportReason,
+    ground: Option<Ground>,
+    words: &Words,
+) -> String {
+    if let Some(note) = note.map(str::trim).filter(|n| !n.is_empty()) {
+        return note.to_string();
     }
+    let sentence = match ground {
+        Some(ground) => words
+            .warning
+            .with_ground
+            .replace("{ground}", words.ground(ground)),
+        None => words.warning.without_ground.clone(),
+    };
+    sentence.replace("{reason}", words.reason(reason))
 }
 
 #[cfg(test)]
@@ -78,14 +83,29 @@ mod tests {
 
     #[test]
     fn a_warning_without_words_still_says_why() {
-        let text = warning_text(None, ReportReason::OffensiveChat, Some(Ground::Harassment));
-        assert!(text.contains("offensive chat"), "{text}");
-        assert!(text.contains("harassment"), "{text}");
+        let english = crate::moderation::texts::english();
+        let text = warning_text(
+            None,
+            ReportReason::OffensiveChat,
+            Some(Ground::Harassment),
+            english,
+        );
         assert_eq!(
-            warning_text(Some("  Mind your words.  "), ReportReason::Other, None),
+            text,
+            "This is a warning from the moderators about offensive chat / spamming \
+             (harassment). A further upheld report will lead to a ban."
+        );
+        assert_eq!(
+            warning_text(
+                Some("  Mind your words.  "),
+                ReportReason::Other,
+                None,
+                english
+            ),
             "Mind your words."
         );
-        assert!(warning_text(Some("   "), ReportReason::Other, None).contains("other"));
+        let blank = warning_text(Some("   "), ReportReason::Other, None, english);
+        assert!(blank.contains("about other."), "{blank}");
     }
 
     #[test]
@@ -96,7 +116,9 @@ mod tests {
             case: CaseId(2),
             reason: ReportReason::OffensiveChat,
             ground: None,
+            language: Language::En,
             text: "t".into(),
+            text_en: "t".into(),
             issued_at: DateTime::<Utc>::MIN_UTC,
             needs_acknowledgement: true,
             acknowledged_at: None,

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::language::Language;
 use super::types::{CaseId, Ground, ReportReason};
 use super::warning::Warning;
 use super::webhook_event_kind::WebhookEventKind;
@@ -16,8 +17,12 @@ pub struct WarningState {
     pub case_id: CaseId,
     pub reason: ReportReason,
     pub ground: Option<Ground>,
-    /// What the player is told.
+    /// The language of `text`: the player's last known one, else English.
+    pub language: Language,
+    /// What the player is told, in `language`.
     pub text: String,
+    /// The same in English.
+    pub text_en: String,
     /// Whether the player must acknowledge it (`POST /api/v1/warnings/{id}/acknowledgement`)
     /// before the standing stops carrying it.
     pub must_acknowledge: bool,
@@ -47,7 +52,9 @@ impl WarningIssuedEvent {
                 case_id: warning.case,
                 reason: warning.reason,
                 ground: warning.ground,
+                language: warning.language,
                 text: warning.text.clone(),
+                text_en: warning.text_en.clone(),
                 must_acknowledge: warning.awaits_acknowledgement(),
                 issued_at: warning.issued_at,
             },

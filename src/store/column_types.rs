@@ -13,8 +13,8 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::{BigInt, Nullable, Text};
 
 use crate::moderation::{
-    AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, Ground, NoteId, PlayerId, ReportId,
-    ReportOutcome, ReportReason, ReportSource, SanctionId, SanctionKind, WarningId,
+    AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, Ground, Language, NoteId, PlayerId,
+    ReportId, ReportOutcome, ReportReason, ReportSource, SanctionId, SanctionKind, WarningId,
 };
 
 /// An id newtype bound, compared and read as the `i64` it wraps.
@@ -184,6 +184,7 @@ name_column!(
     SanctionKind,
     CaseStatus,
     AppealStatus,
+    Language,
 );
 
 #[cfg(test)]

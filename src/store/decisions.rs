@@ -43,31 +43,24 @@ pub fn insert(conn: &mut DbConnection, new: &NewDecision<'_>) -> QueryResult<i64
     )
 }
 
-/// What a decision tells the reporters it settled: its measure and its note to them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToReporters {
-    pub measure: Option<MeasureTaken>,
-    pub note: Option<String>,
-}
-
-/// For each decision id, what it tells reporters.
-pub fn to_reporters(
+/// For each decision id, the measure it took (a warning, a sanction), if any: what its
+/// reporters may learn of it, as the policy says.
+pub fn measures(
     conn: &mut DbConnection,
     ids: &[i64],
-) -> QueryResult<BTreeMap<i64, ToReporters>> {
-    let rows: Vec<(i64, DecisionKind, Option<String>, Option<SanctionRow>)> = decisions::table
+) -> QueryResult<BTreeMap<i64, Option<MeasureTaken>>> {
+    let rows: Vec<(i64, DecisionKind, Option<SanctionRow>)> = decisions::table
         .left_join(sanctions::table.on(sanctions::id.nullable().eq(decisions::sanction_id)))
         .filter(decisions::id.eq_any(ids))
         .select((
             decisions::id,
             decisions::kind,
-            decisions::reporter_note,
             Option::<SanctionRow>::as_select(),
         ))
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(id, kind, note, sanction)| {
+        .map(|(id, kind, sanction)| {
             let measure = match (kind, sanction) {
                 (DecisionKind::Warn, _) => Some(MeasureTaken::Warning),
                 (DecisionKind::Sanction, Some(row)) => Some(MeasureTaken::Sanction {
@@ -76,7 +69,7 @@ pub fn to_reporters(
                 }),
                 _ => None,
             };
-            (id, ToReporters { measure, note })
+            (id, measure)
         })
         .collect())
 }

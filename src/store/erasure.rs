@@ -381,6 +381,8 @@ impl Rename<'_> {
         rewrite!(decisions, note);
         rewrite!(decisions, reporter_note);
         rewrite!(warnings, text);
+        rewrite!(warnings, text_en);
+        rewrite!(reports, reporter_note);
         rewrite!(sanctions, note);
         rewrite!(appeals, text);
         rewrite!(appeals, note);

@@ -9,7 +9,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::connection::DbConnection;
 use super::schema::players;
-use crate::moderation::PlayerId;
+use crate::moderation::{Language, PlayerId};
 
 /// The id of a player by name, if moderation has seen them.
 pub fn find_id(conn: &mut DbConnection, name: &str) -> QueryResult<Option<PlayerId>> {
@@ -100,4 +100,41 @@ pub fn lock(
 /// The name of a player by id.
 pub fn name(conn: &mut DbConnection, id: PlayerId) -> QueryResult<String> {
     players::table.find(id).select(players::name).first(conn)
+}
+
+/// Each player's last known language, where known.
+pub fn languages(
+    conn: &mut DbConnection,
+    ids: &[PlayerId],
+) -> QueryResult<HashMap<PlayerId, Language>> {
+    let rows: Vec<(PlayerId, Option<Language>)> = players::table
+        .filter(players::id.eq_any(ids))
+        .select((players::id, players::language))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, language)| language.map(|l| (id, l)))
+        .collect())
+}
+
+/// Keeps `language` as the player's last known one, creating their row if moderation never
+/// saw them (their first request may be the report that would create it); returns whether
+/// it changed.
+pub fn remember_language(
+    conn: &mut DbConnection,
+    name: &str,
+    language: Language,
+    now: chrono::NaiveDateTime,
+) -> QueryResult<bool> {
+    id_or_create(conn, name, now)?;
+    let changed = diesel::update(
+        players::table.filter(players::name.eq(name)).filter(
+            players::language
+                .is_null()
+                .or(players::language.ne(language)),
+        ),
+    )
+    .set(players::language.eq(language))
+    .execute(conn)?;
+    Ok(changed > 0)
 }

@@ -9,15 +9,14 @@ use diesel::prelude::*;
 use super::case_tallies;
 use super::cases;
 use super::connection::DbConnection;
-use super::decisions::ToReporters;
 use super::modlog::LogActor;
 use super::schema::{
     case_reports, game_seats, games, modlog, players, report_accused, report_games, reports,
 };
 use super::to_utc;
 use crate::moderation::{
-    CaseId, GameNumber, ModerationPolicy, PlayerId, ReportEntry, ReportId, ReportOutcome,
-    ReportReason, ReportSource, Reporter, Variant,
+    CaseId, GameNumber, MeasureTaken, ModerationPolicy, PlayerId, ReportEntry, ReportId,
+    ReportOutcome, ReportReason, ReportSource, Reporter, Variant,
 };
 
 /// The policy's variant of a stored game (`games.variant`: `Teams`, `FFA`, `Solo`, ...).
@@ -325,17 +324,42 @@ pub fn set_outcome(
     Ok(())
 }
 
-/// The reporter of each of `ids` that a player filed, by name, in id order.
-pub fn reporter_names(
-    conn: &mut DbConnection,
-    ids: &[ReportId],
-) -> QueryResult<Vec<(ReportId, String)>> {
-    reports::table
+/// A report a player filed, with its reporter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportReporter {
+    pub report_id: ReportId,
+    pub player_id: PlayerId,
+    pub name: String,
+}
+
+/// The reporter of each of `ids` that a player filed, in id order.
+pub fn reporters_of(conn: &mut DbConnection, ids: &[ReportId]) -> QueryResult<Vec<ReportReporter>> {
+    let rows: Vec<(ReportId, PlayerId, String)> = reports::table
         .inner_join(players::table.on(players::id.nullable().eq(reports::reporter_id)))
         .filter(reports::id.eq_any(ids))
         .order(reports::id.asc())
-        .select((reports::id, players::name))
-        .load(conn)
+        .select((reports::id, players::id, players::name))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(report_id, player_id, name)| ReportReporter {
+            report_id,
+            player_id,
+            name,
+        })
+        .collect())
+}
+
+/// Stores what the report's reporter was told, in their language.
+pub fn set_reporter_note(
+    conn: &mut DbConnection,
+    report_id: ReportId,
+    note: Option<&str>,
+) -> QueryResult<()> {
+    diesel::update(reports::table.find(report_id))
+        .set(reports::reporter_note.eq(note))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// One of a player's own reports, as they may see it.
@@ -351,8 +375,10 @@ pub struct OwnReport {
     pub updated_at: NaiveDateTime,
     pub outcome: Option<ReportOutcome>,
     pub decided_at: Option<NaiveDateTime>,
-    /// What the deciding decision tells its reporters; `None` while open.
-    pub told: Option<ToReporters>,
+    /// The measure the deciding decision took; `None` while open or without one.
+    pub measure: Option<MeasureTaken>,
+    /// What the reporter was told, in their language.
+    pub reporter_note: Option<String>,
 }
 
 type OwnRow = (
@@ -365,6 +391,7 @@ type OwnRow = (
     Option<ReportOutcome>,
     Option<NaiveDateTime>,
     Option<i64>,
+    Option<String>,
 );
 
 /// A page of the reporter's own reports, newest first, ids below `before_id`.
@@ -389,6 +416,7 @@ pub fn own_page(
             reports::outcome,
             reports::decided_at,
             reports::decision_id,
+            reports::reporter_note,
         ))
         .into_boxed();
     if let Some(before) = before_id {
@@ -412,6 +440,7 @@ pub fn own_report(conn: &mut DbConnection, report_id: ReportId) -> QueryResult<O
             reports::outcome,
             reports::decided_at,
             reports::decision_id,
+            reports::reporter_note,
         ))
         .load(conn)?;
     Ok(own_reports(conn, rows)?.into_iter().next())
@@ -445,11 +474,22 @@ fn own_reports(conn: &mut DbConnection, rows: Vec<OwnRow>) -> QueryResult<Vec<Ow
     let main: Vec<i64> = rows.iter().filter_map(|r| r.2).collect();
     let numbers = cases::game_numbers(conn, &main)?;
     let deciding: Vec<i64> = rows.iter().filter_map(|r| r.8).collect();
-    let mut told = super::decisions::to_reporters(conn, &deciding)?;
+    let mut measures = super::decisions::measures(conn, &deciding)?;
     Ok(rows
         .into_iter()
         .map(
-            |(id, reason, game, message, filed_at, updated_at, outcome, decided_at, decision)| {
+            |(
+                id,
+                reason,
+                game,
+                message,
+                filed_at,
+                updated_at,
+                outcome,
+                decided_at,
+                decision,
+                reporter_note,
+            )| {
                 OwnReport {
                     id,
                     reason,
@@ -461,7 +501,8 @@ fn own_reports(conn: &mut DbConnection, rows: Vec<OwnRow>) -> QueryResult<Vec<Ow
                     updated_at,
                     outcome,
                     decided_at,
-                    told: decision.and_then(|d| told.remove(&d)),
+                    measure: decision.and_then(|d| measures.remove(&d)).flatten(),
+                    reporter_note,
                 }
             },
         )

@@ -156,6 +156,7 @@ diesel::table! {
         id -> BigInt,
         name -> Text,
         created_at -> Timestamp,
+        language -> Nullable<Text>,
     }
 }
 
@@ -175,6 +176,7 @@ diesel::table! {
         decided_at -> Nullable<Timestamp>,
         filed_by_admin -> Nullable<BigInt>,
         decision_id -> Nullable<BigInt>,
+        reporter_note -> Nullable<Text>,
     }
 }
 
@@ -427,7 +429,9 @@ diesel::table! {
         case_id -> BigInt,
         reason -> Text,
         ground -> Nullable<Text>,
+        language -> Text,
         text -> Text,
+        text_en -> Text,
         needs_acknowledgement -> Bool,
         issued_at -> Timestamp,
         acknowledged_at -> Nullable<Timestamp>,

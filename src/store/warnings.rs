@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use super::connection::DbConnection;
 use super::schema::{erased_names, players, warnings};
 use super::to_utc;
-use crate::moderation::{CaseId, Ground, PlayerId, ReportReason, Warning, WarningId};
+use crate::moderation::{CaseId, Ground, Language, PlayerId, ReportReason, Warning, WarningId};
 
 /// A warning to store.
 #[derive(Debug, Clone, Copy)]
@@ -16,7 +16,9 @@ pub struct NewWarning<'a> {
     pub case_id: CaseId,
     pub reason: ReportReason,
     pub ground: Option<Ground>,
+    pub language: Language,
     pub text: &'a str,
+    pub text_en: &'a str,
     pub needs_acknowledgement: bool,
     pub issued_at: NaiveDateTime,
 }
@@ -31,7 +33,9 @@ pub fn insert(conn: &mut DbConnection, new: &NewWarning<'_>) -> QueryResult<Warn
             warnings::case_id.eq(new.case_id),
             warnings::reason.eq(new.reason),
             warnings::ground.eq(new.ground),
+            warnings::language.eq(new.language),
             warnings::text.eq(new.text),
+            warnings::text_en.eq(new.text_en),
             warnings::needs_acknowledgement.eq(new.needs_acknowledgement),
             warnings::issued_at.eq(new.issued_at),
         ),
@@ -49,7 +53,9 @@ pub struct WarningRow {
     pub case_id: CaseId,
     pub reason: ReportReason,
     pub ground: Option<Ground>,
+    pub language: Language,
     pub text: String,
+    pub text_en: String,
     pub needs_acknowledgement: bool,
     pub issued_at: NaiveDateTime,
     pub acknowledged_at: Option<NaiveDateTime>,
@@ -64,7 +70,9 @@ impl WarningRow {
             case: self.case_id,
             reason: self.reason,
             ground: self.ground,
+            language: self.language,
             text: self.text.clone(),
+            text_en: self.text_en.clone(),
             issued_at: to_utc(self.issued_at),
             needs_acknowledgement: self.needs_acknowledgement,
             acknowledged_at: self.acknowledged_at.map(to_utc),

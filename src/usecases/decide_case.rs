@@ -11,11 +11,11 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
 use crate::moderation::{
-    compose_note, render_preset, render_reporter_text, report_timeout_after_decision,
+    compose_note, render_preset, render_reporter_text, render_text, report_timeout_after_decision,
     suggest_next_sanction, validate_decision, AuditAction, CaseFacts, CaseId, Decision,
     DecisionAction, DecisionKind, DecisionPreset, DecisionProblem, GameNumber, Ground, LadderStep,
-    ModerationPolicy, PlayerId, PresetValues, ReportId, ReportOutcome, ReportReason, ReportTimeout,
-    SeparationMember, ValidDecision, Warning, WebhookEventKind,
+    Language, ModerationPolicy, PlayerId, PresetValues, ReportId, ReportOutcome, ReportReason,
+    ReportTimeout, SeparationMember, Texts, ValidDecision, Warning, WebhookEventKind,
 };
 use crate::store::case_tallies;
 use crate::store::cases::{self, CaseRow};
@@ -25,7 +25,7 @@ use crate::store::sanctions::{self, SanctionRow};
 use crate::store::{
     from_utc, players, report_timeouts, reports, separations, to_utc, webhook_outbox, DbConnection,
 };
-use crate::usecases::issue_warning::{issue_warning, WarningRequest};
+use crate::usecases::issue_warning::{issue_warning, PlayerNote, WarningRequest};
 use crate::usecases::owe_refunds::{owe_refunds, RefundRequest};
 use crate::usecases::tell_reporters::{tell_reporters, ReportersRequest};
 
@@ -97,6 +97,7 @@ pub fn decide_case(
     case_id: CaseId,
     input: &DecisionInput,
     policy: &ModerationPolicy,
+    texts: &Texts,
     now: NaiveDateTime,
 ) -> Result<Decided, DecideError> {
     conn.transaction(|conn| {
@@ -110,6 +111,14 @@ pub fn decide_case(
         let values = preset_values(&valid, &facts, &accused, now);
         let note = note_to_player(&valid, &values);
         let reporter_note = note_to_reporters(&valid, &values);
+        let language = players::languages(conn, &[case.accused_id])?
+            .remove(&case.accused_id)
+            .unwrap_or(Language::En);
+        let player_note = PlayerNote {
+            language,
+            text: note_in(&valid, &values, texts, language),
+            english: note.clone(),
+        };
         let sanction = store_sanction(conn, &valid, case_id, input.admin_id, &note, now)?;
         let decision_id = decisions::insert(
             conn,
@@ -134,9 +143,10 @@ pub fn decide_case(
                 accused: &accused,
                 reason: facts.key.reason,
                 decision: &valid,
-                note: note.as_deref(),
+                note: &player_note,
             },
             &policy.warnings,
+            texts,
             now,
         )?;
         tell_reporters(
@@ -146,9 +156,11 @@ pub fn decide_case(
                 reason: facts.key.reason,
                 decision: &valid,
                 settled: &settled,
-                note: reporter_note.as_deref(),
+                values: &values,
+                note_en: reporter_note.as_deref(),
             },
             &policy.reporters,
+            texts,
             now,
         )?;
         let written = Written {
@@ -306,7 +318,26 @@ fn note_to_player(valid: &ValidDecision, values: &PresetValues<'_>) -> Option<St
     compose_note(rendered, valid.note.as_deref())
 }
 
-/// What the reporters are told: the preset's reporter text, then the admin's words to them.
+/// What the player is told in `language`: the preset's translation (English where there is
+/// none), then the admin's own words as written.
+fn note_in(
+    valid: &ValidDecision,
+    values: &PresetValues<'_>,
+    texts: &Texts,
+    language: Language,
+) -> Option<String> {
+    let rendered = valid.preset.as_ref().map(|preset| {
+        render_text(
+            texts.player_text(preset, language),
+            values,
+            texts.words(language),
+        )
+    });
+    compose_note(rendered, valid.note.as_deref())
+}
+
+/// What the reporters are told in English: the preset's reporter text, then the admin's
+/// words to them (each reporter's own language: `tell_reporters`).
 fn note_to_reporters(valid: &ValidDecision, values: &PresetValues<'_>) -> Option<String> {
     let rendered = valid
         .preset

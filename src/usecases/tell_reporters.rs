@@ -1,17 +1,18 @@
 //! A decision tells the reporters of the reports it settled: each learns the outcome, whether
-//! action was taken, the measure where the policy discloses it, and the note to reporters,
-//! announced once per case as `report_decided` for the game site to pass on
-//! (docs/moderation.md, "What each person sees"). Run by `decide_case` in its transaction;
-//! `GET /api/v1/reports/mine` reads the same from the report's deciding decision.
+//! action was taken, the measure where the policy discloses it, and the note to reporters in
+//! their last known language (and in English), stored on the report and announced once per
+//! case as `report_decided` for the game site to pass on (docs/moderation.md, "What each
+//! person sees"). Run by `decide_case` in its transaction.
 
 use chrono::NaiveDateTime;
 use diesel::result::Error as DieselError;
 
 use crate::moderation::{
-    reporter_notice, CaseId, DecidedCase, DecidedReportState, DecisionAction, MeasureTaken,
-    ReportDecidedEvent, ReportId, ReportReason, ReporterPolicy, ValidDecision, WebhookEventKind,
+    compose_note, render_text, reporter_notice, CaseId, DecidedCase, DecidedReportState,
+    DecisionAction, DecisionPreset, Language, MeasureTaken, PresetValues, ReportDecidedEvent,
+    ReportId, ReportReason, ReporterPolicy, Texts, ValidDecision, WebhookEventKind,
 };
-use crate::store::{reports, to_utc, webhook_outbox, DbConnection};
+use crate::store::{players, reports, to_utc, webhook_outbox, DbConnection};
 
 /// The decided case, as its reporters are told it.
 #[derive(Debug, Clone, Copy)]
@@ -21,8 +22,10 @@ pub struct ReportersRequest<'a> {
     pub decision: &'a ValidDecision,
     /// The reports this decision settled.
     pub settled: &'a [ReportId],
-    /// The note to reporters (the preset's reporter text, then the admin's words).
-    pub note: Option<&'a str>,
+    /// What the preset's texts are filled with.
+    pub values: &'a PresetValues<'a>,
+    /// The note to reporters in English (the preset's reporter text, then the admin's words).
+    pub note_en: Option<&'a str>,
 }
 
 /// The measure a decision took, if any.
@@ -37,24 +40,60 @@ pub fn measure_of(action: DecisionAction) -> Option<MeasureTaken> {
     }
 }
 
-/// Announces what each reporter of a settled, player-filed report is told; returns it
-/// (empty when no player filed any of them: an automatic report has nobody to tell).
+/// The note to reporters in `language`: the preset's reporter text in it (English where
+/// untranslated), then the admin's words as written.
+fn note_in(
+    texts: &Texts,
+    preset: Option<&DecisionPreset>,
+    values: &PresetValues<'_>,
+    admin_note: Option<&str>,
+    language: Language,
+) -> Option<String> {
+    let rendered = preset
+        .and_then(|p| texts.reporter_text(p, language))
+        .map(|text| render_text(text, values, texts.words(language)));
+    compose_note(rendered, admin_note)
+}
+
+/// Stores and announces what each reporter of a settled, player-filed report is told;
+/// returns it (empty when no player filed any of them: an automatic report has nobody to
+/// tell).
 pub fn tell_reporters(
     conn: &mut DbConnection,
     request: &ReportersRequest<'_>,
     policy: &ReporterPolicy,
+    texts: &Texts,
     now: NaiveDateTime,
 ) -> Result<Vec<DecidedReportState>, DieselError> {
     let decision = request.decision;
     let measure = measure_of(decision.action);
-    let told: Vec<DecidedReportState> = reports::reporter_names(conn, request.settled)?
-        .into_iter()
-        .map(|(report, reporter)| {
-            let note = request.note.map(str::to_string);
-            let notice = reporter_notice(decision.report_outcome, measure, note, policy);
-            DecidedReportState::new(report, reporter, notice)
-        })
-        .collect();
+    let reporters = reports::reporters_of(conn, request.settled)?;
+    let ids: Vec<_> = reporters.iter().map(|r| r.player_id).collect();
+    let languages = players::languages(conn, &ids)?;
+    let mut told = Vec::with_capacity(reporters.len());
+    for reporter in reporters {
+        let language = languages
+            .get(&reporter.player_id)
+            .copied()
+            .unwrap_or(Language::En);
+        let note = note_in(
+            texts,
+            decision.preset.as_ref(),
+            request.values,
+            decision.reporter_note.as_deref(),
+            language,
+        );
+        reports::set_reporter_note(conn, reporter.report_id, note.as_deref())?;
+        let notice = reporter_notice(decision.report_outcome, measure, note, policy);
+        let note_en = request.note_en.map(str::to_string);
+        told.push(DecidedReportState::new(
+            reporter.report_id,
+            reporter.name,
+            notice,
+            language,
+            note_en,
+        ));
+    }
     if told.is_empty() {
         return Ok(told);
     }

@@ -393,6 +393,7 @@ fn token(sub: &str, exp_in: i64, iat_in: Option<i64>) -> String {
             exp: now + exp_in,
             iat: iat_in.map(|s| now + s),
             nbf: None,
+            locale: None,
         },
     )
     .expect("sign")

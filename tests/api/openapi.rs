@@ -268,6 +268,11 @@ async fn closed_sets_are_enums_equal_to_the_domain_values() {
         ("FlagSeverity", wire(&Severity::ALL)),
         ("FfaClass", wire(&FfaClass::ALL)),
         ("SeatColour", wire(&SeatColour::ALL)),
+        ("Language", wire(&arbiter::moderation::Language::ALL)),
+        (
+            "SanctionEvent",
+            wire(&arbiter::moderation::WebhookEventKind::ALL),
+        ),
     ] {
         assert_eq!(component_enum(&document, name), domain, "{name}");
     }

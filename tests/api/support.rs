@@ -215,6 +215,22 @@ impl TestApp {
         player_token(player, 300)
     }
 
+    /// A player token whose `locale` claim names the player's language on the site.
+    pub fn player_token_in(&self, player: &str, locale: &str) -> String {
+        let now = chrono::Utc::now().timestamp();
+        sign(
+            PLAYER_SECRET,
+            &PlayerClaims {
+                sub: player.to_string(),
+                exp: now + 300,
+                iat: Some(now),
+                nbf: None,
+                locale: Some(locale.to_string()),
+            },
+        )
+        .expect("sign player token")
+    }
+
     /// Expired well beyond the allowed clock skew.
     pub fn expired_player_token(&self, player: &str) -> String {
         player_token(player, -3600)
@@ -298,6 +314,7 @@ pub fn player_token(player: &str, expires_in_secs: i64) -> String {
             exp: now + expires_in_secs,
             iat: Some(now),
             nbf: None,
+            locale: None,
         },
     )
     .expect("sign player token")

@@ -12,6 +12,7 @@ use arbiter::api::jobs::webhook_deliverer::WebhookDeliverer;
 use arbiter::moderation::DEFAULT_POLICY_TOML;
 use serde_json::{json, Value};
 
+use crate::console::{input_value, Browser};
 use crate::moderation::{app_with_games, case_of, claim, decide, modlog_kinds, report};
 use crate::support::TestApp;
 use crate::webhooks::{fast_webhooks, subscribe, verify, Receiver};
@@ -69,6 +70,14 @@ async fn chat_report(app: &TestApp, reporter: &str, game: i64) -> i64 {
     case_of(app, "acc1", "offensive_chat").expect("case").0
 }
 
+/// Claims the case and decides it with `body`; answers the decision.
+async fn claim_and_decide(app: &TestApp, admin: &str, case: i64, body: Value) -> Value {
+    assert_eq!(claim(app, admin, case).await.status, 200);
+    let decided = decide(app, admin, case, body).await;
+    assert_eq!(decided.status, 200, "{}", decided.text());
+    decided.json()
+}
+
 /// A policy file with these replacements made to the default.
 fn policy_with(replacements: &[(&str, &str)]) -> tempfile::NamedTempFile {
     let mut text = DEFAULT_POLICY_TOML.to_string();
@@ -91,8 +100,7 @@ async fn a_warning_reaches_the_player_and_waits_for_their_acknowledgement() {
     arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
 
     let case = chat_report(&app, "rep", 1001).await;
-    assert_eq!(claim(&app, &alice, case).await.status, 200);
-    let decided = decide(
+    let decided = claim_and_decide(
         &app,
         &alice,
         case,
@@ -100,8 +108,7 @@ async fn a_warning_reaches_the_player_and_waits_for_their_acknowledgement() {
                 "note": "Second time this month." }),
     )
     .await;
-    assert_eq!(decided.status, 200, "{}", decided.text());
-    let warning = decided.json()["warning"].clone();
+    let warning = decided["warning"].clone();
     let id = warning["id"].as_i64().expect("warning id");
     let text = warning["text"].as_str().expect("text").to_string();
     assert!(
@@ -194,8 +201,7 @@ async fn reporters_hear_the_outcome_and_the_note_but_not_the_length() {
 
     chat_report(&app, "rep", 1001).await;
     let case = chat_report(&app, "acc3", 1002).await;
-    assert_eq!(claim(&app, &alice, case).await.status, 200);
-    let decided = decide(
+    claim_and_decide(
         &app,
         &alice,
         case,
@@ -205,7 +211,6 @@ async fn reporters_hear_the_outcome_and_the_note_but_not_the_length() {
                 "reporter_note": "We read every line you sent." }),
     )
     .await;
-    assert_eq!(decided.status, 200, "{}", decided.text());
     let told = "Thank you for reporting acc1. A moderator read the chat in games 1001, 1002 and \
                 took action.\n\nWe read every line you sent.";
 
@@ -244,15 +249,13 @@ async fn reporters_hear_the_outcome_and_the_note_but_not_the_length() {
 
     // A dismissal tells the reporter too: no action, no note unless written.
     let case = chat_report(&app, "rep", 1003).await;
-    assert_eq!(claim(&app, &alice, case).await.status, 200);
-    let dismissed = decide(
+    claim_and_decide(
         &app,
         &alice,
         case,
         json!({ "decision": "dismiss_not_actionable" }),
     )
     .await;
-    assert_eq!(dismissed.status, 200, "{}", dismissed.text());
     let mine = app
         .get("/api/v1/reports/mine", Some(&app.player_token("rep")))
         .await
@@ -288,16 +291,14 @@ async fn a_site_may_disclose_the_measure_and_not_ask_for_acknowledgement() {
     let alice = app.token(TokenRole::Admin, "alice");
 
     let case = chat_report(&app, "rep", 1001).await;
-    assert_eq!(claim(&app, &alice, case).await.status, 200);
-    let warned = decide(
+    let warned = claim_and_decide(
         &app,
         &alice,
         case,
         json!({ "decision": "warn", "ground": "harassment" }),
     )
     .await;
-    assert_eq!(warned.status, 200, "{}", warned.text());
-    let warning = warned.json()["warning"].clone();
+    let warning = warned["warning"].clone();
     assert_eq!(warning["must_acknowledge"], false);
     assert!(
         warning["text"]
@@ -318,8 +319,7 @@ async fn a_site_may_disclose_the_measure_and_not_ask_for_acknowledgement() {
     );
 
     let case = chat_report(&app, "rep", 1002).await;
-    assert_eq!(claim(&app, &alice, case).await.status, 200);
-    let banned = decide(
+    claim_and_decide(
         &app,
         &alice,
         case,
@@ -327,7 +327,6 @@ async fn a_site_may_disclose_the_measure_and_not_ask_for_acknowledgement() {
                 "sanction": { "kind": "chat_ban", "minutes": 4320 } }),
     )
     .await;
-    assert_eq!(banned.status, 200, "{}", banned.text());
     let mine = app.get("/api/v1/reports/mine", Some(&rep)).await.json();
     assert_eq!(
         mine["items"][0]["measure"],
@@ -335,4 +334,142 @@ async fn a_site_may_disclose_the_measure_and_not_ask_for_acknowledgement() {
                 "permanent": false })
     );
     assert_eq!(mine["items"][0]["reporter_note"], Value::Null);
+}
+
+#[actix_web::test]
+async fn texts_reach_each_person_in_their_language_and_in_english() {
+    let (app, server) = app_with_games(fast_webhooks).await;
+    let alice = app.token(TokenRole::Admin, "alice");
+    let receiver = Receiver::start(&[]);
+    let wanted = Some(json!(["warning_issued", "report_decided"]));
+    subscribe(&app, &alice, &receiver.url(), wanted).await;
+    arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
+
+    // The reporter's token says Brazilian Portuguese; the accused's browser asks for German.
+    let filed = app
+        .post_json(
+            "/api/v1/reports",
+            Some(&app.player_token_in("rep", "pt-BR")),
+            &json!({ "accused": ["acc1"], "reason": "offensive_chat", "game": 1001,
+                     "message": "insults all game long" }),
+        )
+        .await;
+    assert_eq!(filed.status, 201, "{}", filed.text());
+    let seen = app
+        .send(
+            actix_web::test::TestRequest::get()
+                .uri("/api/v1/warnings/mine")
+                .insert_header((
+                    "authorization",
+                    format!("Bearer {}", app.player_token("acc1")),
+                ))
+                .insert_header(("accept-language", "ja, de-DE;q=0.9, en;q=0.5")),
+        )
+        .await;
+    assert_eq!(seen.status, 200, "{}", seen.text());
+
+    let case = case_of(&app, "acc1", "offensive_chat").expect("case").0;
+    let decided = claim_and_decide(
+        &app,
+        &alice,
+        case,
+        json!({ "decision": "warn", "ground": "harassment", "preset": "offensive_chat_warn",
+                "note": "Zweites Mal.", "reporter_note": "Obrigado." }),
+    )
+    .await;
+    let warning = decided["warning"].clone();
+    assert_eq!(warning["language"], "de", "{warning}");
+    let (text, text_en) = (
+        warning["text"].as_str().unwrap_or_default(),
+        warning["text_en"].as_str().unwrap_or_default(),
+    );
+    assert!(
+        text_en.starts_with("acc1, this is a warning about your chat"),
+        "{text_en}"
+    );
+    assert_ne!(text, text_en, "German, not English");
+    assert!(text.starts_with("acc1") && text.contains("1001"), "{text}");
+    assert!(
+        text.ends_with("\n\nZweites Mal."),
+        "the admin's words as written: {text}"
+    );
+    let standing = standing(&app, &server, "acc1").await;
+    assert_eq!(standing["must_acknowledge"]["text"], text);
+    assert_eq!(standing["must_acknowledge"]["text_en"], text_en);
+
+    let announced = wait_for_event(&receiver, "warning_issued").await;
+    assert_eq!(announced[0]["warning"]["language"], "de");
+    assert_eq!(announced[0]["warning"]["text"], text);
+    assert_eq!(announced[0]["warning"]["text_en"], text_en);
+    let told = wait_for_event(&receiver, "report_decided").await;
+    let told = &told[0]["reports"][0];
+    assert_eq!(told["language"], "pt", "{told}");
+    let (note, note_en) = (
+        told["note"].as_str().unwrap_or_default(),
+        told["note_en"].as_str().unwrap_or_default(),
+    );
+    assert_eq!(
+        note_en,
+        "Thank you for reporting acc1. A moderator read the chat in games 1001 and took \
+         action.\n\nObrigado."
+    );
+    assert_ne!(note, note_en, "Portuguese, not English");
+    assert!(
+        note.contains("acc1") && note.ends_with("\n\nObrigado."),
+        "{note}"
+    );
+    let mine = app
+        .get("/api/v1/reports/mine", Some(&app.player_token("rep")))
+        .await
+        .json();
+    assert_eq!(mine["items"][0]["reporter_note"], note);
+}
+
+#[actix_web::test]
+async fn the_console_warns_with_a_note_to_reporters_and_lists_the_acknowledgement() {
+    let (app, server) = app_with_games(|_| {}).await;
+    let admin = app.token(TokenRole::Admin, "alice");
+    let case = chat_report(&app, "rep", 1001).await;
+    let mut browser = Browser::new(&app);
+    browser.sign_in(&admin).await;
+    let page_path = format!("/admin/cases/{case}");
+    assert_eq!(claim(&app, &admin, case).await.status, 200);
+    let page = browser.get(&page_path).await.text();
+    assert!(page.contains("name=\"reporter_note\""), "{page}");
+    let csrf = input_value(&page, "csrf").expect("csrf");
+    let done = browser
+        .post(
+            &format!("{page_path}/decision"),
+            &[
+                ("csrf", &csrf),
+                ("decision", "warn"),
+                ("ground", "harassment"),
+                ("preset", "offensive_chat_warn"),
+                ("note", ""),
+                ("reporter_note", "Thanks for the clear report."),
+                ("evidence_games", ""),
+            ],
+        )
+        .await;
+    assert_eq!(done.status, 303, "{}", done.text());
+    let mine = app
+        .get("/api/v1/reports/mine", Some(&app.player_token("rep")))
+        .await
+        .json();
+    let note = mine["items"][0]["reporter_note"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(note.ends_with("\n\nThanks for the clear report."), "{note}");
+
+    let page = browser.get("/admin/players/acc1").await.text();
+    assert!(page.contains("Warnings"), "{page}");
+    assert!(page.contains("not yet acknowledged"), "{page}");
+    let id = standing(&app, &server, "acc1").await["must_acknowledge"]["id"]
+        .as_i64()
+        .expect("warning");
+    let acc1 = app.player_token("acc1");
+    assert_eq!(acknowledge(&app, &acc1, id).await.status, 200);
+    let page = browser.get("/admin/players/acc1").await.text();
+    assert!(page.contains("acknowledged 20"), "{page}");
+    assert!(!page.contains("not yet acknowledged"), "{page}");
 }

@@ -1,4 +1,4 @@
--- Decisions reach the people they concern (issue #42, items 1-2).
+-- Decisions reach the people they concern, in their language (issue #42, items 1-3).
 -- `warnings`: one per warning decision, with the text the player was sent and, when the
 -- policy asked for it, when they acknowledged it. `decisions.reporter_note` is what the
 -- reporters are told; `reports.decision_id` is the decision that settled the report, so the
@@ -11,7 +11,10 @@ CREATE TABLE warnings (
     case_id BIGINT NOT NULL UNIQUE REFERENCES cases (id),
     reason TEXT NOT NULL,
     ground TEXT,
+    -- What the player is told, in `language`, and the same in English.
+    language TEXT NOT NULL,
     text TEXT NOT NULL,
+    text_en TEXT NOT NULL,
     needs_acknowledgement BOOLEAN NOT NULL,
     issued_at TIMESTAMP NOT NULL,
     acknowledged_at TIMESTAMP
@@ -22,6 +25,10 @@ CREATE INDEX warnings_awaiting ON warnings (player_id, id)
     WHERE needs_acknowledgement AND acknowledged_at IS NULL;
 ALTER TABLE decisions ADD COLUMN reporter_note TEXT;
 ALTER TABLE reports ADD COLUMN decision_id BIGINT REFERENCES decisions (id);
+-- What the reporter was told, in their language (the decision holds it in English).
+ALTER TABLE reports ADD COLUMN reporter_note TEXT;
+-- The player's last known language (their token's `locale` claim, or `Accept-Language`).
+ALTER TABLE players ADD COLUMN language TEXT;
 ALTER TABLE webhook_events DROP CONSTRAINT webhook_events_kind_check;
 ALTER TABLE webhook_events ADD CONSTRAINT webhook_events_kind_check
     CHECK (kind IN ('sanction_started', 'sanction_reduced', 'sanction_lifted',

@@ -188,6 +188,7 @@ pub async fn decide(
         })?),
     };
     let policy = state.moderation.clone();
+    let texts = state.texts.clone();
     let admin_name = admin.to_string();
     let decided = state
         .write(move |conn| {
@@ -203,7 +204,7 @@ pub async fn decide(
                 preset,
                 separate_from,
             };
-            decide_case(conn, CaseId(id), &input, &policy, store::now())
+            decide_case(conn, CaseId(id), &input, &policy, &texts, store::now())
                 .map_err(|e| decide_error(id, e))
         })
         .await?;

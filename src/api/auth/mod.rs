@@ -17,7 +17,9 @@ use utoipa::ToSchema;
 
 use super::error::{ApiError, AuthFailure};
 use super::state::AppState;
+use crate::moderation::Language;
 use crate::store::{self, api_tokens, DbConnection};
+use player::VerifiedPlayer;
 use tokens::TokenRole;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -65,6 +67,24 @@ pub struct AdminCaller {
 #[derive(Debug, Clone)]
 pub struct PlayerCaller {
     pub player: String,
+    /// Their language: the token's `locale` claim, else the request's `Accept-Language`;
+    /// `None` when neither names one the texts are written in.
+    pub language: Option<Language>,
+}
+
+impl PlayerCaller {
+    fn of(req: &HttpRequest, verified: VerifiedPlayer) -> PlayerCaller {
+        let accepted = || {
+            req.headers()
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Language::from_accept_language)
+        };
+        PlayerCaller {
+            player: verified.name,
+            language: verified.language.or_else(accepted),
+        }
+    }
 }
 
 /// Any authenticated caller.
@@ -110,8 +130,14 @@ impl AnyCaller {
                 .player_tokens
                 .as_ref()
                 .ok_or(ApiError::Unauthorized(AuthFailure::Invalid))?;
-            let player = verifier.verify(&bearer).map_err(ApiError::Unauthorized)?;
-            AnyCaller::Player(PlayerCaller { player })
+            let verified = verifier
+                .verify_player(&bearer)
+                .map_err(ApiError::Unauthorized)?;
+            let player = PlayerCaller::of(req, verified);
+            if let Some(language) = player.language {
+                state.remember_language(&player.player, language).await;
+            }
+            AnyCaller::Player(player)
         };
         record_caller(&caller);
         req.extensions_mut().insert(caller.clone());
@@ -267,10 +293,12 @@ impl Credentials {
             .player_tokens
             .as_ref()
             .ok_or(ApiError::Unauthorized(AuthFailure::Invalid))?;
-        let player = verifier.verify(&bearer).map_err(ApiError::Unauthorized)?;
-        Ok(Credentials::Known(AnyCaller::Player(PlayerCaller {
-            player,
-        })))
+        let verified = verifier
+            .verify_player(&bearer)
+            .map_err(ApiError::Unauthorized)?;
+        Ok(Credentials::Known(AnyCaller::Player(PlayerCaller::of(
+            req, verified,
+        ))))
     }
 
     /// The caller, read-only: a due `last_used_at` refresh is handed back for the handler to

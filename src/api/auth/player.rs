@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::api::error::AuthFailure;
 use crate::archive::name_problem;
 use crate::config::AuthSettings;
+use crate::moderation::Language;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PlayerClaims {
@@ -22,6 +23,17 @@ pub struct PlayerClaims {
     pub iat: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nbf: Option<i64>,
+    /// The player's language on the site (a BCP 47 tag such as `pt-BR`): the texts they are
+    /// sent are written in it where Arbiter has it (docs/moderation.md, "Languages").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+}
+
+/// A verified player token: who, and in which language if it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedPlayer {
+    pub name: String,
+    pub language: Option<Language>,
 }
 
 pub struct PlayerTokenVerifier {
@@ -81,6 +93,12 @@ impl PlayerTokenVerifier {
 
     /// The player name, if the token is genuine, current and names a plausible player.
     pub fn verify(&self, token: &str) -> Result<String, AuthFailure> {
+        self.verify_player(token).map(|player| player.name)
+    }
+
+    /// The player and the language of their `locale` claim (none when absent or not one the
+    /// texts are written in), if the token is genuine, current and names a plausible player.
+    pub fn verify_player(&self, token: &str) -> Result<VerifiedPlayer, AuthFailure> {
         let data = jsonwebtoken::decode::<PlayerClaims>(token, &self.key, &self.validation)
             .map_err(|err| match err.kind() {
                 ErrorKind::ExpiredSignature => AuthFailure::Expired,
@@ -89,8 +107,9 @@ impl PlayerTokenVerifier {
         self.times
             .check(&data.claims, chrono::Utc::now().timestamp())?;
         let name = data.claims.sub;
+        let language = data.claims.locale.as_deref().and_then(Language::from_tag);
         if name_problem(name.trim()).is_none() {
-            Ok(name)
+            Ok(VerifiedPlayer { name, language })
         } else {
             Err(AuthFailure::Invalid)
         }
@@ -128,6 +147,7 @@ mod tests {
             exp: chrono::Utc::now().timestamp() + exp_from_now,
             iat: None,
             nbf: None,
+            locale: None,
         }
     }
 
@@ -171,6 +191,7 @@ mod tests {
             exp,
             iat,
             nbf: None,
+            locale: None,
         }
     }
 

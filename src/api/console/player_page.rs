@@ -17,7 +17,7 @@ use crate::api::read_models::player_search::{read_players, PlayerSearchQuery};
 use crate::api::state::AppState;
 use crate::api::wire_enums::from_wire;
 use crate::conduct::AdminConductView;
-use crate::moderation::ReportReason;
+use crate::moderation::{Language, ReportReason};
 
 /// Rows shown per list on a player's page (the API pages further).
 const LISTED: u32 = 20;
@@ -139,7 +139,8 @@ fn warnings_panel(player: &PlayerPage) -> Markup {
                     @if let Some(at) = w.acknowledged_at { "acknowledged " (when(at)) }
                     @else if w.must_acknowledge { strong { "not yet acknowledged" } }
                     @else { "no acknowledgement asked" }
-                    blockquote { (w.text) }
+                    blockquote { (w.text_en) }
+                    @if w.language != Language::En { p.hint { "Sent in " (wire_name(&w.language)) "." } }
                 }
             } }
         }

@@ -66,13 +66,9 @@ impl From<DisclosedMeasure> for MeasureView {
 impl ReportView {
     /// The report as its reporter sees it, what they learn of the measure as `policy` says.
     pub fn from_own(r: OwnReport, policy: &ReporterPolicy) -> Result<ReportView, ApiError> {
-        let notice = match (r.outcome, r.told) {
-            (Some(outcome), Some(told)) => {
-                Some(reporter_notice(outcome, told.measure, told.note, policy))
-            }
-            (Some(outcome), None) => Some(reporter_notice(outcome, None, None, policy)),
-            (None, _) => None,
-        };
+        let notice = r
+            .outcome
+            .map(|outcome| reporter_notice(outcome, r.measure, r.reporter_note, policy));
         Ok(ReportView {
             id: r.id.0,
             reason: r.reason,
