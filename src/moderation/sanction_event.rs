@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::language::Language;
 use super::webhook_event_kind::WebhookEventKind;
 
 use super::types::{Ground, ReportReason, Sanction, SanctionKind};
@@ -22,6 +23,13 @@ pub struct SanctionState {
     pub lifted_at: Option<DateTime<Utc>>,
     /// Whether it restricts the player at the event's time.
     pub in_force: bool,
+    /// The language of `text`: the player's last known one when the sanction was decided,
+    /// else English.
+    pub language: Language,
+    /// Why, as the player was told it, in `language`.
+    pub text: String,
+    /// The same in English.
+    pub text_en: String,
     /// A separation's members by name, the sanctioned player among them; absent for other
     /// kinds, so their bodies stay as they were.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -61,9 +69,25 @@ impl SanctionEvent {
                 ends_at: sanction.effective_end(),
                 lifted_at: sanction.lifted_at,
                 in_force: sanction.is_active(now),
+                language: Language::En,
+                text: String::new(),
+                text_en: String::new(),
                 members: Vec::new(),
             },
         }
+    }
+
+    /// The event with the sanction's note: in the player's language, and in English.
+    pub fn with_texts(
+        mut self,
+        language: Language,
+        text: String,
+        text_en: String,
+    ) -> SanctionEvent {
+        self.sanction.language = language;
+        self.sanction.text = text;
+        self.sanction.text_en = text_en;
+        self
     }
 
     /// The event naming a separation's members.

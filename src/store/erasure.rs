@@ -384,6 +384,7 @@ impl Rename<'_> {
         rewrite!(warnings, text_en);
         rewrite!(reports, reporter_note);
         rewrite!(sanctions, note);
+        rewrite!(sanctions, player_note);
         rewrite!(appeals, text);
         rewrite!(appeals, note);
         rewrite!(automatic_reports, summary);

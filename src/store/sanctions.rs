@@ -7,8 +7,8 @@ use super::connection::DbConnection;
 use super::schema::{cases, decisions, erased_names, players, report_timeouts, sanctions};
 use super::to_utc;
 use crate::moderation::{
-    standing, CaseId, DecisionKind, Ground, NewSanction, PlayerId, PriorMeasure, ReportReason,
-    ReportTimeout, Sanction, SanctionDuration, SanctionId, SanctionKind, Standing,
+    standing, CaseId, DecisionKind, Ground, Language, NewSanction, PlayerId, PriorMeasure,
+    ReportReason, ReportTimeout, Sanction, SanctionDuration, SanctionId, SanctionKind, Standing,
 };
 
 /// A stored sanction.
@@ -26,7 +26,12 @@ pub struct SanctionRow {
     pub lifted_at: Option<NaiveDateTime>,
     pub reduced_until: Option<NaiveDateTime>,
     pub issued_by: PlayerId,
+    /// Why, in English: what admins read.
     pub note: String,
+    /// The language the player was told it in, with `player_note`; null when English.
+    pub language: Option<Language>,
+    /// The note as the player was told it, in `language`.
+    pub player_note: Option<String>,
 }
 
 impl SanctionRow {
@@ -91,6 +96,25 @@ pub fn insert(
         sanctions::id
     )
     .map(SanctionId)
+}
+
+/// Keeps the note as the player was told it in their language, when that is not English.
+pub fn set_player_note(
+    conn: &mut DbConnection,
+    id: SanctionId,
+    language: Language,
+    note: Option<&str>,
+) -> QueryResult<()> {
+    if language == Language::En {
+        return Ok(());
+    }
+    diesel::update(sanctions::table.find(id))
+        .set((
+            sanctions::language.eq(language),
+            sanctions::player_note.eq(note),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// The player's earlier measures for the sanction ladder: sanctions (lifted ones included, the

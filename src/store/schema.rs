@@ -242,6 +242,8 @@ diesel::table! {
         issued_by -> BigInt,
         note -> Text,
         end_announced_at -> Nullable<Timestamp>,
+        language -> Nullable<Text>,
+        player_note -> Nullable<Text>,
     }
 }
 

@@ -15,7 +15,9 @@ use super::to_utc;
 use super::webhook_subscriptions::events_of;
 use serde::Serialize;
 
-use crate::moderation::{CaseId, SanctionEvent, SanctionId, SanctionKind, WebhookEventKind};
+use crate::moderation::{
+    CaseId, Language, SanctionEvent, SanctionId, SanctionKind, WebhookEventKind,
+};
 
 /// The live subscriptions that want `kind`.
 fn wanting(conn: &mut DbConnection, kind: WebhookEventKind) -> QueryResult<Vec<i64>> {
@@ -116,7 +118,12 @@ pub fn emit(
         &player,
         to_utc(now),
     )
-    .with_members(members);
+    .with_members(members)
+    .with_texts(
+        row.language.unwrap_or(Language::En),
+        row.player_note.clone().unwrap_or_else(|| row.note.clone()),
+        row.note.clone(),
+    );
     write_event(
         conn,
         kind,

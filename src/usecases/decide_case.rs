@@ -119,7 +119,7 @@ pub fn decide_case(
             text: note_in(&valid, &values, texts, language),
             english: note.clone(),
         };
-        let sanction = store_sanction(conn, &valid, case_id, input.admin_id, &note, now)?;
+        let sanction = store_sanction(conn, &valid, case_id, input.admin_id, &player_note, now)?;
         let decision_id = decisions::insert(
             conn,
             &NewDecision {
@@ -352,14 +352,15 @@ fn store_sanction(
     valid: &ValidDecision,
     case_id: CaseId,
     admin_id: PlayerId,
-    note: &Option<String>,
+    note: &PlayerNote,
     now: NaiveDateTime,
 ) -> Result<Option<SanctionRow>, DecideError> {
     let Some(new) = valid.new_sanction(to_utc(now)) else {
         return Ok(None);
     };
-    let note = note.as_deref().unwrap_or_default();
-    let id = sanctions::insert(conn, &new, Some(case_id), admin_id, note)?;
+    let english = note.english.as_deref().unwrap_or_default();
+    let id = sanctions::insert(conn, &new, Some(case_id), admin_id, english)?;
+    sanctions::set_player_note(conn, id, note.language, note.text.as_deref())?;
     if !valid.separated.is_empty() {
         separations::insert_members(conn, id, &valid.separated)?;
     }

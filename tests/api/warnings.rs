@@ -341,7 +341,11 @@ async fn texts_reach_each_person_in_their_language_and_in_english() {
     let (app, server) = app_with_games(fast_webhooks).await;
     let alice = app.token(TokenRole::Admin, "alice");
     let receiver = Receiver::start(&[]);
-    let wanted = Some(json!(["warning_issued", "report_decided"]));
+    let wanted = Some(json!([
+        "warning_issued",
+        "report_decided",
+        "sanction_started"
+    ]));
     subscribe(&app, &alice, &receiver.url(), wanted).await;
     arbiter::api::jobs::job::start::<WebhookDeliverer>(&app.state);
 
@@ -423,6 +427,34 @@ async fn texts_reach_each_person_in_their_language_and_in_english() {
         .await
         .json();
     assert_eq!(mine["items"][0]["reporter_note"], note);
+
+    // A sanction for the same player: its note in German in their own list and its event.
+    let case = chat_report(&app, "rep", 1002).await;
+    claim_and_decide(
+        &app,
+        &alice,
+        case,
+        json!({ "decision": "sanction", "ground": "harassment", "preset": "offensive_chat_ban",
+                "sanction": { "kind": "chat_ban", "minutes": 4320 } }),
+    )
+    .await;
+    let own = app
+        .get("/api/v1/sanctions/mine", Some(&app.player_token("acc1")))
+        .await
+        .json();
+    let own = &own["items"][0];
+    assert_eq!(own["language"], "de", "{own}");
+    let english = own["note"].as_str().unwrap_or_default();
+    assert!(
+        english.starts_with("acc1, you have received a chat ban of 3 days"),
+        "{english}"
+    );
+    let german = own["player_note"].as_str().unwrap_or_default();
+    assert!(german.contains("eine Chatsperre für 3 Tage"), "{german}");
+    let started = wait_for_event(&receiver, "sanction_started").await;
+    assert_eq!(started[0]["sanction"]["language"], "de");
+    assert_eq!(started[0]["sanction"]["text"], german);
+    assert_eq!(started[0]["sanction"]["text_en"], english);
 }
 
 #[actix_web::test]

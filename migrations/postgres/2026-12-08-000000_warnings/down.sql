@@ -3,6 +3,8 @@ ALTER TABLE decisions DROP COLUMN reporter_note;
 ALTER TABLE reports DROP COLUMN decision_id;
 ALTER TABLE reports DROP COLUMN reporter_note;
 ALTER TABLE players DROP COLUMN language;
+ALTER TABLE sanctions DROP COLUMN language;
+ALTER TABLE sanctions DROP COLUMN player_note;
 DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.id FROM webhook_deliveries d
     JOIN webhook_events e ON e.id = d.event_id
     WHERE e.kind IN ('warning_issued', 'report_decided'));

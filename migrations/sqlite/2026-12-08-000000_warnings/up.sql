@@ -29,6 +29,9 @@ ALTER TABLE decisions ADD COLUMN reporter_note TEXT;
 ALTER TABLE reports ADD COLUMN decision_id BIGINT REFERENCES decisions (id);
 -- What the reporter was told, in their language (the decision holds it in English).
 ALTER TABLE reports ADD COLUMN reporter_note TEXT;
+-- A sanction's note as the player was told it, in their language (`note` stays English).
+ALTER TABLE sanctions ADD COLUMN language TEXT;
+ALTER TABLE sanctions ADD COLUMN player_note TEXT;
 -- The player's last known language (their token's `locale` claim, or `Accept-Language`).
 ALTER TABLE players ADD COLUMN language TEXT;
 CREATE TABLE webhook_events_new (

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use crate::api::error::ApiError;
 use crate::api::views::appeals::AppealView;
 use crate::api::views::sanctions::SanctionView;
+use crate::moderation::Language;
 use crate::store::sanction_listing::SanctionListing;
 use crate::store::to_utc;
 
@@ -17,8 +18,12 @@ use crate::store::to_utc;
 pub struct SanctionListingView {
     pub sanction: SanctionView,
     pub player: String,
-    /// The decision's note: why the sanction was imposed.
+    /// The decision's note: why the sanction was imposed, in English.
     pub note: String,
+    /// The language the player was told it in (their last known one), else English.
+    pub language: Language,
+    /// The note as the player was told it, in `language`.
+    pub player_note: String,
     /// In force at the moment of the read: started, not lifted, not yet ended.
     pub in_force: bool,
     /// The appeal against it; null if none was filed.
@@ -44,6 +49,12 @@ impl SanctionListingView {
             (listing.appeal.is_none() && !lifted && window_end > now).then_some(window_end);
         Ok(SanctionListingView {
             note: listing.sanction.note.clone(),
+            language: listing.sanction.language.unwrap_or(Language::En),
+            player_note: listing
+                .sanction
+                .player_note
+                .clone()
+                .unwrap_or_else(|| listing.sanction.note.clone()),
             sanction: SanctionView::from_row(listing.sanction)?,
             player: listing.player,
             in_force,
