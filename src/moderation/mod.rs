@@ -23,12 +23,14 @@ pub mod language;
 pub mod note;
 pub mod policy;
 pub mod preset;
+pub mod preset_render;
 pub mod refund;
 pub mod refund_event;
 pub mod refund_policy;
 pub mod report;
 pub mod report_decided_event;
 pub mod reporter_notice;
+pub mod reporter_policy;
 pub mod retention;
 pub mod sanction_event;
 pub mod separation;
@@ -38,6 +40,7 @@ pub mod texts;
 pub mod types;
 pub mod warning;
 pub mod warning_event;
+pub mod warning_policy;
 pub mod webhook_event_kind;
 
 pub use abuse::{
@@ -64,9 +67,9 @@ pub use game_number::{GameNumberError, GAME_NUMBER_RULE, MAX_GAME_NUMBER};
 pub use language::Language;
 pub use note::{validate_note, NoteProblem};
 pub use policy::{AppealPolicy, ModerationPolicy, PolicyError, DEFAULT_POLICY_TOML};
-pub use preset::{
-    compose_note, render_preset, render_reporter_text, render_text, DecisionPreset,
-    DecisionPresets, PresetValues, PresetsError, DEFAULT_PRESETS_TOML,
+pub use preset::{DecisionPreset, DecisionPresets, PresetsError, DEFAULT_PRESETS_TOML};
+pub use preset_render::{
+    compose_note, render_preset, render_reporter_text, render_text, PresetValues,
 };
 pub use refund::{
     refund_scope, refunds_owed, without_settled, RefundGame, RefundLine, RefundPolicy, RefundScope,
@@ -80,9 +83,8 @@ pub use report::{
 pub use report_decided_event::{
     DecidedCase, DecidedReportState, DisclosedMeasure, ReportDecidedEvent,
 };
-pub use reporter_notice::{
-    reporter_notice, Disclosure, MeasureTaken, ReporterNotice, ReporterPolicy,
-};
+pub use reporter_notice::{reporter_notice, MeasureTaken, ReporterNotice};
+pub use reporter_policy::{Disclosure, ReporterPolicy};
 pub use sanction_event::{SanctionEvent, SanctionState};
 pub use separation::{separation_members, SeparationMember, SeparationProblem};
 pub use standing::{standing, Standing};
@@ -93,6 +95,7 @@ pub use types::{
     NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter, Sanction,
     SanctionDuration, SanctionId, SanctionKind, SeveralGamesRule, Variant, WarningId,
 };
-pub use warning::{warning_text, Warning, WarningPolicy};
+pub use warning::{warning_text, Warning};
 pub use warning_event::{WarningIssuedEvent, WarningState};
+pub use warning_policy::WarningPolicy;
 pub use webhook_event_kind::WebhookEventKind;

@@ -2,9 +2,9 @@
 //! [`ModerationPolicy::default`] equals that file (a test keeps them in step).
 
 use super::refund_policy::RefundPolicy;
-use super::reporter_notice::ReporterPolicy;
+use super::reporter_policy::ReporterPolicy;
 use super::types::{ReportReason, SanctionDuration, SanctionKind};
-use super::warning::WarningPolicy;
+use super::warning_policy::WarningPolicy;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

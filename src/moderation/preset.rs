@@ -6,12 +6,9 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::decision_action::DecisionAction;
-use super::texts::{self, Words};
-use super::types::{DecisionKind, GameNumber, Ground, ReportReason, SanctionDuration};
+use super::types::{DecisionKind, ReportReason};
 
 /// The built-in presets, embedded so the service runs without a file.
 pub const DEFAULT_PRESETS_TOML: &str = include_str!("../../config/presets.toml");
@@ -165,17 +162,6 @@ impl DecisionPreset {
     }
 }
 
-/// What a preset's text is filled with.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PresetValues<'a> {
-    pub player: &'a str,
-    pub reason: ReportReason,
-    pub ground: Option<Ground>,
-    pub action: DecisionAction,
-    pub decided_at: DateTime<Utc>,
-    pub games: &'a [GameNumber],
-}
-
 /// An enum's wire name in words: `abusive_language_habit` → `abusive language habit`.
 pub(crate) fn words<T: Serialize>(value: &T) -> String {
     serde_json::to_value(value)
@@ -184,92 +170,9 @@ pub(crate) fn words<T: Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-/// The preset's text with its placeholders filled in, in English (trimmed).
-pub fn render_preset(preset: &DecisionPreset, values: &PresetValues<'_>) -> String {
-    render_text(&preset.text, values, texts::english())
-}
-
-/// The preset's reporter text filled in, in English, if it has one. Its placeholders were
-/// checked at load: a sanction's never appear in it.
-pub fn render_reporter_text(preset: &DecisionPreset, values: &PresetValues<'_>) -> Option<String> {
-    preset
-        .reporter_text
-        .as_deref()
-        .map(|text| render_text(text, values, texts::english()))
-}
-
-/// A text (a preset's, or its translation) with its placeholders filled in with `words`
-/// (trimmed).
-pub fn render_text(text: &str, values: &PresetValues<'_>, words: &Words) -> String {
-    let (sanction, until) = match values.action {
-        DecisionAction::Sanction { sanction, duration } => match duration {
-            SanctionDuration::Permanent => (
-                words.sanction(sanction, None),
-                words.permanent_until.clone(),
-            ),
-            SanctionDuration::Temporary { minutes } => (
-                words.sanction(sanction, Some(minutes)),
-                (values.decided_at + TimeDelta::minutes(i64::from(minutes)))
-                    .format("%Y-%m-%d %H:%M UTC")
-                    .to_string(),
-            ),
-        },
-        _ => (String::new(), String::new()),
-    };
-    let games = if values.games.is_empty() {
-        words.none_cited.clone()
-    } else {
-        values
-            .games
-            .iter()
-            .map(|g| g.0.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            out.push_str(&rest[open..]);
-            rest = "";
-            break;
-        };
-        match &after[..close] {
-            "player" => out.push_str(values.player),
-            "reason" => out.push_str(words.reason(values.reason)),
-            "ground" => out.push_str(values.ground.map_or("", |g| words.ground(g))),
-            "sanction" => out.push_str(&sanction),
-            "until" => out.push_str(&until),
-            "games" => out.push_str(&games),
-            other => {
-                out.push('{');
-                out.push_str(other);
-                out.push('}');
-            }
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out.trim().to_string()
-}
-
-/// The note stored with a decision and shown to the player: the rendered preset, then the
-/// admin's own words after a blank line; either alone; or nothing.
-pub fn compose_note(rendered: Option<String>, admin_note: Option<&str>) -> Option<String> {
-    match (rendered, admin_note) {
-        (Some(preset), Some(note)) => Some(format!("{preset}\n\n{note}")),
-        (Some(preset), None) => Some(preset),
-        (None, note) => note.map(str::to_string),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moderation::SanctionKind;
-    use chrono::TimeZone;
 
     fn preset(decision: DecisionKind, text: &str) -> DecisionPreset {
         DecisionPreset {
@@ -282,12 +185,6 @@ mod tests {
         }
     }
 
-    fn at() -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0)
-            .single()
-            .unwrap_or_default()
-    }
-
     #[test]
     fn the_built_in_presets_load_and_cover_every_reason() {
         let presets = DecisionPresets::from_toml_str(DEFAULT_PRESETS_TOML).expect("built-in");
@@ -297,47 +194,6 @@ mod tests {
                 "no preset for {reason:?}"
             );
         }
-    }
-
-    #[test]
-    fn a_sanction_text_is_filled_in() {
-        let p = preset(
-            DecisionKind::Sanction,
-            "{player}: {sanction} for {reason} ({ground}), until {until}; games {games}.",
-        );
-        let games = [GameNumber(104), GameNumber(105)];
-        let text = render_preset(
-            &p,
-            &PresetValues {
-                player: "Spaksi",
-                reason: ReportReason::OffensiveChat,
-                ground: Some(Ground::AbusiveLanguageHabit),
-                action: DecisionAction::Sanction {
-                    sanction: SanctionKind::ChatBan,
-                    duration: SanctionDuration::Temporary { minutes: 4320 },
-                },
-                decided_at: at(),
-                games: &games,
-            },
-        );
-        assert_eq!(
-            text,
-            "Spaksi: a chat ban of 3 days for offensive chat / spamming (abusive language \
-             habit), until 2026-03-04 12:00 UTC; games 104, 105."
-        );
-    }
-
-    #[test]
-    fn permanent_and_odd_lengths_read_naturally() {
-        let english = texts::english();
-        assert_eq!(
-            english.sanction(SanctionKind::PlayBan, None),
-            "a permanent play ban"
-        );
-        let ban = |minutes| english.sanction(SanctionKind::ChatBan, Some(minutes));
-        assert_eq!(ban(60), "a chat ban of 1 hour");
-        assert_eq!(ban(90), "a chat ban of 90 minutes");
-        assert_eq!(ban(1440), "a chat ban of 1 day");
     }
 
     #[test]
@@ -380,19 +236,6 @@ mod tests {
     }
 
     #[test]
-    fn the_note_is_the_preset_then_the_admins_words() {
-        assert_eq!(
-            compose_note(Some("Warned.".into()), Some("Second time.")),
-            Some("Warned.\n\nSecond time.".into())
-        );
-        assert_eq!(
-            compose_note(None, Some("Only mine.")),
-            Some("Only mine.".into())
-        );
-        assert_eq!(compose_note(None, None), None);
-    }
-
-    #[test]
     fn a_reporter_text_never_names_the_sanction() {
         let file = |reporter_text: &str| {
             format!(
@@ -403,17 +246,9 @@ mod tests {
         let loaded = DecisionPresets::from_toml_str(&file("Action on {player} ({games})."))
             .expect("reporter text without sanction placeholders");
         let preset = loaded.find("b").expect("preset b");
-        let values = PresetValues {
-            player: "Spaksi",
-            reason: ReportReason::OffensiveChat,
-            ground: None,
-            action: DecisionAction::Warn,
-            decided_at: at(),
-            games: &[GameNumber(7)],
-        };
         assert_eq!(
-            render_reporter_text(preset, &values).as_deref(),
-            Some("Action on Spaksi (7).")
+            preset.reporter_text.as_deref(),
+            Some("Action on {player} ({games}).")
         );
         assert_eq!(
             DecisionPresets::from_toml_str(&file("Banned until {until}.")),

@@ -124,7 +124,8 @@ impl ReportDecidedEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moderation::reporter_notice::{reporter_notice, Disclosure, ReporterPolicy};
+    use crate::moderation::reporter_notice::reporter_notice;
+    use crate::moderation::reporter_policy::{Disclosure, ReporterPolicy};
 
     #[test]
     fn the_body_hides_the_measure_unless_disclosed() {

@@ -3,35 +3,9 @@
 //! reporters (a preset's reporter text, then the admin's words). Never the admins' notes, never
 //! the note to the accused (docs/moderation.md, "What each person sees").
 
-use serde::{Deserialize, Serialize};
-
 use super::abuse::ReportOutcome;
+use super::reporter_policy::{Disclosure, ReporterPolicy};
 use super::types::{SanctionDuration, SanctionKind};
-
-/// How much of the measure a reporter learns (`config/moderation.toml`, `[reporters]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Disclosure {
-    /// Only that action was taken (a warning or a sanction), not which or how long.
-    ActionTaken,
-    /// The measure: a warning, or the sanction's kind and length.
-    Measure,
-}
-
-/// What reporters are told (`config/moderation.toml`, `[reporters]`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReporterPolicy {
-    pub disclose: Disclosure,
-}
-
-impl Default for ReporterPolicy {
-    fn default() -> Self {
-        ReporterPolicy {
-            disclose: Disclosure::ActionTaken,
-        }
-    }
-}
 
 /// The measure a decision took against the accused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,28 +5,10 @@
 //! "Warnings").
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
 use super::language::Language;
 use super::texts::Words;
 use super::types::{CaseId, Ground, ReportReason, WarningId};
-
-/// Whether warnings wait for the player's acknowledgement (`config/moderation.toml`,
-/// `[warnings]`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WarningPolicy {
-    /// On: a new warning is shown in the player's standing until they acknowledge it.
-    pub require_acknowledgement: bool,
-}
-
-impl Default for WarningPolicy {
-    fn default() -> Self {
-        WarningPolicy {
-            require_acknowledgement: true,
-        }
-    }
-}
 
 /// One warning a decision gave a player.
 #[derive(Debug, Clone, PartialEq, Eq)]
