@@ -175,45 +175,14 @@ fn run(label: &str, database_url: String, o: &Options) -> Result<(), String> {
         ));
     }
     let tables = tables(o.sanctions);
-    // Warm-up: connections, statement caches, pages.
-    let warm = drive(addr, &token, &tables, o.connections, Duration::from_secs(1))?;
-    if warm.errors > 0 {
-        return Err(format!("warm-up answers not 200: {:?}", warm.samples));
-    }
-    let tally = drive(
-        addr,
-        &token,
-        &tables,
+    load::measure(
+        "table_check_load",
+        "tables/check",
+        label,
         o.connections,
-        Duration::from_secs(o.seconds),
-    )?;
-    println!(
-        "table_check_load [{label}]: {} requests in {:.1} s over {} connections, \
-         {} not 200; max {:.3} ms",
-        tally.requests(),
-        tally.elapsed.as_secs_f64(),
-        o.connections,
-        tally.errors,
-        tally.quantile_ms(1.0)
-    );
-    for sample in &tally.samples {
-        println!("table_check_load [{label}]: not 200: {sample}");
-    }
-    println!(
-        "tables/check{}: {:.0} req/s, p50 {:.3} ms, p99 {:.3} ms",
-        if label == "sqlite" {
-            String::new()
-        } else {
-            format!(" ({label})")
-        },
-        tally.per_second(),
-        tally.quantile_ms(0.50),
-        tally.quantile_ms(0.99)
-    );
-    if tally.errors > 0 {
-        return Err(format!("{} answers were not 200", tally.errors));
-    }
-    Ok(())
+        o.seconds,
+        |duration| drive(addr, &token, &tables, o.connections, duration),
+    )
 }
 
 fn main() {

@@ -227,3 +227,47 @@ fn parse_head(buffer: &[u8]) -> Result<Option<(Head, usize)>, String> {
         length,
     )))
 }
+
+/// Warms up for a second (connections, statement caches, pages), then drives for `seconds`,
+/// and prints `{bench} [{label}]: ...` and the figure line `{route}: N req/s, p50, p99` (with
+/// ` ({label})` after the route except on SQLite). Any answer other than 200 fails the run.
+pub fn measure(
+    bench: &str,
+    route: &str,
+    label: &str,
+    connections: usize,
+    seconds: u64,
+    mut drive: impl FnMut(Duration) -> Result<Tally, String>,
+) -> Result<(), String> {
+    let warm = drive(Duration::from_secs(1))?;
+    if warm.errors > 0 {
+        return Err(format!("warm-up answers not 200: {:?}", warm.samples));
+    }
+    let tally = drive(Duration::from_secs(seconds))?;
+    println!(
+        "{bench} [{label}]: {} requests in {:.1} s over {connections} connections, \
+         {} not 200; max {:.3} ms",
+        tally.requests(),
+        tally.elapsed.as_secs_f64(),
+        tally.errors,
+        tally.quantile_ms(1.0)
+    );
+    for sample in &tally.samples {
+        println!("{bench} [{label}]: not 200: {sample}");
+    }
+    let backend = if label == "sqlite" {
+        String::new()
+    } else {
+        format!(" ({label})")
+    };
+    println!(
+        "{route}{backend}: {:.0} req/s, p50 {:.3} ms, p99 {:.3} ms",
+        tally.per_second(),
+        tally.quantile_ms(0.50),
+        tally.quantile_ms(0.99)
+    );
+    if tally.errors > 0 {
+        return Err(format!("{} answers were not 200", tally.errors));
+    }
+    Ok(())
+}
