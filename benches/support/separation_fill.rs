@@ -32,6 +32,8 @@ pub fn fill_sanctions(conn: &mut DbConnection, n: i64, players: i64) -> anyhow::
     let partner = PARTNER_SQL.replace("{p}", &p.to_string());
     let third = THIRD_SQL.replace("{p}", &p.to_string());
     let moderator = p + 1;
+    // SQLite counts with one sequence: as long as the longer of players and sanctions.
+    let count = n.max(p);
     let sql = match conn {
         DbConnection::Sqlite(_) => {
             let starts = "strftime('%Y-%m-%d %H:%M:%f', 'now', '-' || (1 + i % 365) || ' days')";
@@ -41,7 +43,7 @@ pub fn fill_sanctions(conn: &mut DbConnection, n: i64, players: i64) -> anyhow::
             format!(
                 "BEGIN;
                  CREATE TEMP TABLE seq AS WITH RECURSIVE n(i) AS
-                     (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n}) SELECT i FROM n;
+                     (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {count}) SELECT i FROM n;
                  INSERT INTO players (id, name, created_at)
                      SELECT i, 'player' || i, '2026-01-01 00:00:00' FROM seq WHERE i <= {p};
                  INSERT INTO players (id, name, created_at)
@@ -54,13 +56,13 @@ pub fn fill_sanctions(conn: &mut DbConnection, n: i64, players: i64) -> anyhow::
                                  ELSE {after_start} END,
                             CASE WHEN i % 5 = 1 THEN {after_start} END,
                             {moderator}, 'spared each other in their shared games'
-                     FROM seq;
+                     FROM seq WHERE i <= {n};
                  INSERT INTO separation_members (sanction_id, player_id)
-                     SELECT i, {owner} FROM seq WHERE i % 4 = 0;
+                     SELECT i, {owner} FROM seq WHERE i <= {n} AND i % 4 = 0;
                  INSERT OR IGNORE INTO separation_members (sanction_id, player_id)
-                     SELECT i, {partner} FROM seq WHERE i % 4 = 0;
+                     SELECT i, {partner} FROM seq WHERE i <= {n} AND i % 4 = 0;
                  INSERT OR IGNORE INTO separation_members (sanction_id, player_id)
-                     SELECT i, {third} FROM seq WHERE i % 12 = 0;
+                     SELECT i, {third} FROM seq WHERE i <= {n} AND i % 12 = 0;
                  DROP TABLE seq;
                  COMMIT;
                  ANALYZE;"
