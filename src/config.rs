@@ -64,6 +64,9 @@ pub struct ConsoleSettings {
     pub session_idle_minutes: u32,
     /// A session ends this long after sign-in, used or not (1-720).
     pub session_lifetime_hours: u32,
+    /// Where admins reach the console (e.g. `https://mod.example.org`), so that an alert's
+    /// message links the case; empty: messages carry no link.
+    pub public_url: String,
 }
 
 /// How sanction events are delivered to subscribed game servers.
@@ -440,6 +443,15 @@ impl Settings {
             return Err(bad(
                 "console.session_lifetime_hours",
                 "must be between 1 and 720",
+            ));
+        }
+        let url = &self.console.public_url;
+        let web_address = (url.starts_with("https://") || url.starts_with("http://"))
+            && !url.chars().any(char::is_whitespace);
+        if !url.is_empty() && !web_address {
+            return Err(bad(
+                "console.public_url",
+                "must be empty or an http(s):// address without spaces",
             ));
         }
         if self.server.body_limit_bytes == 0 {

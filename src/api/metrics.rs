@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
-    TextEncoder,
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
 };
 
 use crate::store::DbPool;
@@ -31,6 +31,12 @@ pub struct Metrics {
     /// SQLite: write-ahead log pages not yet copied into the database file, as the
     /// checkpointer last saw.
     pub sqlite_wal_behind: IntGauge,
+    /// Open cases by reason, as the alert job last counted.
+    pub open_cases: IntGaugeVec,
+    /// Seconds since the oldest open case opened (0 with none), as the alert job last saw.
+    pub oldest_open_case_age: IntGauge,
+    /// Alerts nobody has acknowledged, as the alert job last counted.
+    pub alerts_unacknowledged: IntGauge,
 }
 
 impl Metrics {
@@ -69,6 +75,24 @@ impl Metrics {
             "sqlite_wal_uncheckpointed_pages",
             "SQLite log pages not yet copied into the database file (as last checkpointed).",
         )?;
+        let open_cases = IntGaugeVec::new(
+            Opts::new(
+                "open_cases",
+                "Open cases by reason (as the alert job last counted).",
+            ),
+            &["reason"],
+        )?;
+        let oldest_open_case_age = IntGauge::new(
+            "oldest_open_case_age_seconds",
+            "Seconds since the oldest open case opened (as the alert job last saw).",
+        )?;
+        let alerts_unacknowledged = IntGauge::new(
+            "alerts_unacknowledged",
+            "Alerts nobody has acknowledged (as the alert job last counted).",
+        )?;
+        registry.register(Box::new(open_cases.clone()))?;
+        registry.register(Box::new(oldest_open_case_age.clone()))?;
+        registry.register(Box::new(alerts_unacknowledged.clone()))?;
         registry.register(Box::new(sqlite_wal_behind.clone()))?;
         registry.register(Box::new(conduct_applied.clone()))?;
         registry.register(Box::new(conduct_pending.clone()))?;
@@ -87,6 +111,9 @@ impl Metrics {
             conduct_applied,
             conduct_pending,
             sqlite_wal_behind,
+            open_cases,
+            oldest_open_case_age,
+            alerts_unacknowledged,
         })
     }
 

@@ -11,6 +11,7 @@ pub mod address_class;
 pub mod app;
 pub mod auth;
 pub mod body_deadline;
+pub mod clock;
 pub mod connection_limits;
 pub mod console;
 pub mod cursor_key;

@@ -26,9 +26,9 @@ use super::auth::tokens::TokenRole;
 use super::auth::Role;
 use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
-    admin_cases, admin_entries, admin_queue, admin_tokens, api_handlers, appeals, chat, conduct,
-    flags, games, health, modlog, notes, personal_data, player_search, players, presets, reports,
-    sanctions, standing, tables, warnings, webhooks, whoami,
+    admin_cases, admin_entries, admin_queue, admin_tokens, alerts, api_handlers, appeals, chat,
+    conduct, flags, games, health, modlog, notes, personal_data, player_search, players, presets,
+    reports, sanctions, standing, stats, tables, warnings, webhooks, whoami,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{

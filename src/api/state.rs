@@ -7,6 +7,7 @@ use std::sync::Arc;
 use actix_web::web;
 
 use super::auth::player::PlayerTokenVerifier;
+use super::clock::Clock;
 use super::cursor_key::CursorKey;
 use super::error::ApiError;
 use super::limits::RequestLimits;
@@ -48,6 +49,8 @@ pub struct AppState {
     languages_seen: Arc<std::sync::Mutex<HashMap<String, Language>>>,
     /// Seals list cursors (`[api] cursor_key`, else a key of this process alone).
     pub cursor_key: CursorKey,
+    /// The time the background jobs act at (tests move it forward).
+    pub clock: Clock,
     /// Wakes this instance's webhook deliverer after a change that emitted sanction events.
     pub webhooks_wake: Arc<tokio::sync::Notify>,
     /// Request rate limits and the console's sign-in throttle (`[limits]`).
@@ -121,6 +124,7 @@ impl AppState {
             texts: Arc::new(texts),
             languages_seen: Arc::default(),
             webhooks_wake: Arc::new(tokio::sync::Notify::new()),
+            clock: Clock::default(),
             write_health: Arc::new(WriteHealth::default()),
             limits,
         })

@@ -16,6 +16,7 @@ use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::chat::ffa::FfaClass;
 use crate::chat::{Category, Severity};
 use crate::conduct::abort::AbortReason;
+use crate::moderation::stats::{BucketSize, CaseOrigin};
 use crate::moderation::{
     AppealStatus, AuditAction, CaseStatus, DecisionKind, Ground, Language, ReportOutcome,
     ReportReason, ReportSource, SanctionKind, WebhookEventKind,
@@ -128,13 +129,25 @@ closed_set!(
     ReportSource,
     "ReportSource",
     wire_names(&ReportSource::ALL),
-    "Who filed a report: a player, the chat analysis, conduct tracking, or an admin who saw it."
+    "Who filed a report: a player, the chat analysis, conduct tracking, the collusion statistics, a fingerprint match with a banned player, or an admin who saw it."
+);
+closed_set!(
+    CaseOrigin,
+    "CaseOrigin",
+    wire_names(&CaseOrigin::ALL),
+    "Where a case came from: its first entry's filer (a player, an automatic analysis, or an admin)."
+);
+closed_set!(
+    BucketSize,
+    "StatsBucket",
+    wire_names(&[BucketSize::Day, BucketSize::Week]),
+    "How stats group days: by day, or by ISO week (Monday to Sunday)."
 );
 closed_set!(
     WebhookEventKind,
     "SanctionEvent",
     wire_names(&WebhookEventKind::ALL),
-    "A kind of webhook event: what happened to a sanction (it started, was reduced, was lifted, or its time ran out), or what a decided case announces (refunds owed, a warning issued, reports decided)."
+    "A kind of webhook event: what happened to a sanction (it started, was reduced, was lifted, or its time ran out), or what a decided case announces (refunds owed, a warning issued, reports decided), or an alert to admins (a case or the queue needs attention)."
 );
 closed_set!(
     Language,

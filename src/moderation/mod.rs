@@ -12,6 +12,8 @@
 //! - sanctions are chat, play or club bans, temporary or permanent ([`standing`]).
 
 pub mod abuse;
+pub mod alert;
+pub mod alert_policy;
 pub mod appeal;
 pub mod audit;
 pub mod case;
@@ -32,9 +34,12 @@ pub mod report_decided_event;
 pub mod reporter_notice;
 pub mod reporter_policy;
 pub mod retention;
+pub mod returning_player;
+pub mod returning_player_policy;
 pub mod sanction_event;
 pub mod separation;
 pub mod standing;
+pub mod stats;
 pub mod table_check;
 pub mod texts;
 pub mod types;
@@ -91,9 +96,9 @@ pub use standing::{standing, Standing};
 pub use table_check::{check_table, KeptApart, SeatVerdict, TableSanction, TableVerdict};
 pub use texts::{Texts, TextsError, Words};
 pub use types::{
-    AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, GameNumber, Ground, LadderTrack,
-    NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter, Sanction,
-    SanctionDuration, SanctionId, SanctionKind, SeveralGamesRule, Variant, WarningId,
+    AlertId, AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, GameNumber, Ground,
+    LadderTrack, NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter,
+    Sanction, SanctionDuration, SanctionId, SanctionKind, SeveralGamesRule, Variant, WarningId,
 };
 pub use warning::{warning_text, Warning};
 pub use warning_event::{WarningIssuedEvent, WarningState};

@@ -1,8 +1,10 @@
 //! Every moderation threshold as data. The documented defaults live in `config/moderation.toml`;
 //! [`ModerationPolicy::default`] equals that file (a test keeps them in step).
 
+use super::alert_policy::AlertPolicy;
 use super::refund_policy::RefundPolicy;
 use super::reporter_policy::ReporterPolicy;
+use super::returning_player_policy::ReturningPlayerPolicy;
 use super::types::{ReportReason, SanctionDuration, SanctionKind};
 use super::warning_policy::WarningPolicy;
 use serde::{Deserialize, Serialize};
@@ -32,6 +34,12 @@ pub struct ModerationPolicy {
     /// Optional likewise (before reporters were told): the defaults apply.
     #[serde(default)]
     pub reporters: ReporterPolicy,
+    /// Optional likewise (before admins were alerted): the defaults apply.
+    #[serde(default)]
+    pub alerts: AlertPolicy,
+    /// Optional likewise (before returning players were noticed): the defaults apply.
+    #[serde(default)]
+    pub returning_players: ReturningPlayerPolicy,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -223,6 +231,8 @@ impl ModerationPolicy {
         self.filing_problems(&mut problems);
         self.priority_problems(&mut problems);
         self.decision_problems(&mut problems);
+        problems.extend(self.alerts.problems());
+        problems.extend(self.returning_players.problems());
         need(
             &mut problems,
             self.refunds.reasons.iter().all(|r| {
@@ -456,6 +466,8 @@ impl Default for ModerationPolicy {
             refunds: RefundPolicy::default(),
             warnings: WarningPolicy::default(),
             reporters: ReporterPolicy::default(),
+            alerts: AlertPolicy::default(),
+            returning_players: ReturningPlayerPolicy::default(),
         }
     }
 }

@@ -268,7 +268,8 @@ pub fn validate_report(
 fn check_automatic_score(reporter: Reporter, problems: &mut Vec<ReportProblem>) {
     if let Reporter::ChatAnalysis { score }
     | Reporter::ConductSignal { score }
-    | Reporter::CollusionAnalysis { score } = reporter
+    | Reporter::CollusionAnalysis { score }
+    | Reporter::FingerprintMatch { score } = reporter
     {
         if !(0.0..=1.0).contains(&score) {
             problems.push(ReportProblem::AutomaticScoreInvalid);

@@ -52,6 +52,10 @@ id_type!(
     /// One warning a decision gave a player.
     WarningId
 );
+id_type!(
+    /// One alert an alert rule fired.
+    AlertId
+);
 
 pub use crate::rules::variant::Variant;
 
@@ -289,16 +293,19 @@ pub enum ReportSource {
     ConductSignal,
     /// Collusion statistics of a pair's shared games.
     CollusionAnalysis,
+    /// A seat carried the fingerprints of a banned player (a returning player).
+    FingerprintMatch,
     /// An admin opened the case about what they saw themselves.
     Admin,
 }
 
 impl ReportSource {
-    pub const ALL: [ReportSource; 5] = [
+    pub const ALL: [ReportSource; 6] = [
         ReportSource::Player,
         ReportSource::ChatAnalysis,
         ReportSource::ConductSignal,
         ReportSource::CollusionAnalysis,
+        ReportSource::FingerprintMatch,
         ReportSource::Admin,
     ];
 }
@@ -313,6 +320,7 @@ pub enum Reporter {
     ChatAnalysis { score: f64 },
     ConductSignal { score: f64 },
     CollusionAnalysis { score: f64 },
+    FingerprintMatch { score: f64 },
     Admin { admin: PlayerId },
 }
 
@@ -323,6 +331,7 @@ impl Reporter {
             Reporter::ChatAnalysis { .. } => ReportSource::ChatAnalysis,
             Reporter::ConductSignal { .. } => ReportSource::ConductSignal,
             Reporter::CollusionAnalysis { .. } => ReportSource::CollusionAnalysis,
+            Reporter::FingerprintMatch { .. } => ReportSource::FingerprintMatch,
             Reporter::Admin { .. } => ReportSource::Admin,
         }
     }
@@ -349,7 +358,8 @@ impl Reporter {
             Reporter::Player { .. } => None,
             Reporter::ChatAnalysis { score }
             | Reporter::ConductSignal { score }
-            | Reporter::CollusionAnalysis { score } => Some(unit(*score)),
+            | Reporter::CollusionAnalysis { score }
+            | Reporter::FingerprintMatch { score } => Some(unit(*score)),
             Reporter::Admin { .. } => Some(1.0),
         }
     }
@@ -375,7 +385,7 @@ pub(crate) fn unit(value: f64) -> f64 {
 }
 
 /// What an admin decided about a case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DecisionKind {
     /// The report should not have been sent: counts against the reporters.

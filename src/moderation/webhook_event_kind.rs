@@ -19,10 +19,26 @@ pub enum WebhookEventKind {
     WarningIssued,
     /// A decision settled the case's reports ([`super::report_decided_event`]).
     ReportDecided,
+    /// An alert rule fired: a case or the queue needs admins ([`super::alert`]). For admins'
+    /// channels, so only subscriptions that list it receive it.
+    CaseNeedsAttention,
 }
 
 impl WebhookEventKind {
-    pub const ALL: [WebhookEventKind; 7] = [
+    pub const ALL: [WebhookEventKind; 8] = [
+        WebhookEventKind::SanctionStarted,
+        WebhookEventKind::SanctionReduced,
+        WebhookEventKind::SanctionLifted,
+        WebhookEventKind::SanctionEnded,
+        WebhookEventKind::RefundsDue,
+        WebhookEventKind::WarningIssued,
+        WebhookEventKind::ReportDecided,
+        WebhookEventKind::CaseNeedsAttention,
+    ];
+
+    /// What a subscription made without a list receives: what game servers act on, not the
+    /// admins' alerts.
+    pub const FOR_GAME_SERVERS: [WebhookEventKind; 7] = [
         WebhookEventKind::SanctionStarted,
         WebhookEventKind::SanctionReduced,
         WebhookEventKind::SanctionLifted,
@@ -41,6 +57,7 @@ impl WebhookEventKind {
             WebhookEventKind::RefundsDue => "refunds_due",
             WebhookEventKind::WarningIssued => "warning_issued",
             WebhookEventKind::ReportDecided => "report_decided",
+            WebhookEventKind::CaseNeedsAttention => "case_needs_attention",
         }
     }
 

@@ -18,6 +18,7 @@ pub enum AutomaticSource {
     ChatAnalysis,
     ConductSignal,
     CollusionAnalysis,
+    FingerprintMatch,
 }
 
 impl AutomaticSource {
@@ -26,6 +27,7 @@ impl AutomaticSource {
             AutomaticSource::ChatAnalysis => "chat_analysis",
             AutomaticSource::ConductSignal => "conduct_signal",
             AutomaticSource::CollusionAnalysis => "collusion_analysis",
+            AutomaticSource::FingerprintMatch => "fingerprint_match",
         }
     }
 
@@ -35,6 +37,7 @@ impl AutomaticSource {
             AutomaticSource::ChatAnalysis => ReportSource::ChatAnalysis,
             AutomaticSource::ConductSignal => ReportSource::ConductSignal,
             AutomaticSource::CollusionAnalysis => ReportSource::CollusionAnalysis,
+            AutomaticSource::FingerprintMatch => ReportSource::FingerprintMatch,
         }
     }
 }

@@ -299,6 +299,7 @@ pub(crate) fn reporter_of(row: &FactsRow) -> Reporter {
         (_, None, Some(admin)) => Reporter::Admin { admin },
         (ReportSource::ConductSignal, None, None) => Reporter::ConductSignal { score },
         (ReportSource::CollusionAnalysis, None, None) => Reporter::CollusionAnalysis { score },
+        (ReportSource::FingerprintMatch, None, None) => Reporter::FingerprintMatch { score },
         _ => Reporter::ChatAnalysis { score },
     }
 }

@@ -13,8 +13,9 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::{BigInt, Nullable, Text};
 
 use crate::moderation::{
-    AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, Ground, Language, NoteId, PlayerId,
-    ReportId, ReportOutcome, ReportReason, ReportSource, SanctionId, SanctionKind, WarningId,
+    AlertId, AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, Ground, Language, NoteId,
+    PlayerId, ReportId, ReportOutcome, ReportReason, ReportSource, SanctionId, SanctionKind,
+    WarningId,
 };
 
 /// An id newtype bound, compared and read as the `i64` it wraps.
@@ -89,7 +90,7 @@ macro_rules! id_column {
     )*};
 }
 
-id_column!(PlayerId, CaseId, ReportId, SanctionId, AppealId, NoteId, WarningId);
+id_column!(PlayerId, CaseId, ReportId, SanctionId, AppealId, NoteId, WarningId, AlertId);
 
 /// The stored name of each value of a closed set, made once: `ToSql` must lend a `str` that
 /// outlives the query, which a name built per call cannot.

@@ -45,6 +45,7 @@ macro_rules! insert_all {
     };
 }
 
+pub mod alerts;
 pub mod api_tokens;
 pub mod appeals;
 pub mod archive_pairs;
@@ -65,6 +66,7 @@ pub mod console_sessions;
 pub mod decisions;
 pub mod erasure;
 pub mod fault;
+pub mod fingerprint_matches;
 pub mod game_search;
 pub mod games;
 pub mod key_checks;
@@ -86,6 +88,7 @@ pub mod sanctions;
 pub mod schema;
 pub mod separations;
 pub mod settings;
+pub mod stats_days;
 pub mod warnings;
 pub mod webhook_outbox;
 pub mod webhook_sealing;

@@ -425,6 +425,46 @@ diesel::table! {
 }
 
 diesel::table! {
+    fingerprint_notices (account_id, sanction_id) {
+        account_id -> BigInt,
+        sanction_id -> BigInt,
+        automatic_report_id -> BigInt,
+        noticed_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    stats_days (day) {
+        day -> Date,
+        tally -> Text,
+        open_at_end -> BigInt,
+        oldest_open_at -> Nullable<Timestamp>,
+        complete -> Bool,
+        rolled_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    alerts (id) {
+        id -> BigInt,
+        rule -> Text,
+        case_id -> Nullable<BigInt>,
+        message -> Text,
+        fired_at -> Timestamp,
+        cleared_at -> Nullable<Timestamp>,
+        acknowledged_by -> Nullable<BigInt>,
+        acknowledged_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    alert_marks (rule) {
+        rule -> Text,
+        through -> Timestamp,
+    }
+}
+
+diesel::table! {
     warnings (id) {
         id -> BigInt,
         player_id -> BigInt,
@@ -566,6 +606,7 @@ diesel::joinable!(refunds -> games (game_id));
 diesel::joinable!(warnings -> players (player_id));
 diesel::joinable!(warnings -> cases (case_id));
 diesel::joinable!(reports -> decisions (decision_id));
+diesel::joinable!(alerts -> cases (case_id));
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     games,
@@ -586,6 +627,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     separation_members,
     decisions,
     warnings,
+    alerts,
+    alert_marks,
+    fingerprint_notices,
+    stats_days,
     appeals,
     report_timeouts,
     modlog,

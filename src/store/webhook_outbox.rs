@@ -15,6 +15,7 @@ use super::to_utc;
 use super::webhook_subscriptions::events_of;
 use serde::Serialize;
 
+use crate::moderation::alert::AlertEvent;
 use crate::moderation::{
     CaseId, Language, SanctionEvent, SanctionId, SanctionKind, WebhookEventKind,
 };
@@ -32,11 +33,13 @@ fn wanting(conn: &mut DbConnection, kind: WebhookEventKind) -> QueryResult<Vec<i
         .collect())
 }
 
-/// What an event is about: a sanction, or a decided case.
+/// What an event is about: a sanction, a decided case, or an alert (whose own table keeps
+/// it once per rule and case).
 #[derive(Debug, Clone, Copy)]
 enum Subject {
     Sanction(SanctionId),
     Case(CaseId),
+    Alert,
 }
 
 /// Writes one event and a pending delivery for each subscription in `wanting`.
@@ -54,6 +57,7 @@ fn write_event(
     let (sanction_id, case_id) = match subject {
         Subject::Sanction(id) => (Some(id), None),
         Subject::Case(id) => (None, Some(id)),
+        Subject::Alert => (None, None),
     };
     let id = insert_returning_id!(
         conn,
@@ -139,6 +143,22 @@ pub fn emit(
 /// and its deliveries, unless the case announced this kind already; returns whether it wrote
 /// them. Without subscribers there is nobody to tell, and nothing is kept. Runs in the
 /// caller's transaction.
+/// Writes a fired alert's `case_needs_attention` event for the subscriptions that want it,
+/// in the caller's transaction (the one that stored the alert); returns whether any did.
+pub fn emit_alert(
+    conn: &mut DbConnection,
+    event: &AlertEvent,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
+    let kind = WebhookEventKind::CaseNeedsAttention;
+    let wanting = wanting(conn, kind)?;
+    if wanting.is_empty() {
+        return Ok(false);
+    }
+    write_event(conn, kind, Subject::Alert, &event.id, event, wanting, now)?;
+    Ok(true)
+}
+
 pub fn emit_case_event(
     conn: &mut DbConnection,
     kind: WebhookEventKind,

@@ -1,7 +1,8 @@
 //! Ingest a game: a finished game arrives (over HTTP here; the bulk import's batches are
 //! [`super::import_games`]) and is stored in one transaction with what it raises: its rows,
 //! its chat flags and the chat reports they raise, the rolling chat window's reports, its
-//! conduct (queued for the applier), its collusion statistics and findings.
+//! conduct (queued for the applier), its collusion statistics and findings, and the reports
+//! of seats that carried a banned player's fingerprints.
 //!
 //! A game is identified by the site's game number (`games.site_game_id`, unique) and its
 //! content hash. Writing the same content again finds the stored game; different content under
@@ -12,6 +13,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+use super::notice_returning_players::{self, SeatFingerprints};
 use super::{judge_chat_window, judge_collusion, raise_automatic_report};
 use crate::archive::PreparedGame;
 use crate::conduct::SeatOutcome;
@@ -102,6 +104,16 @@ pub(super) fn store_new_game(
     raise_chat_reports(conn, id, prepared, policy, now)?;
     record_conduct(conn, id, played_at, prepared, conduct_step, now)?;
     judge_collusion(conn, id, prepared, policy, now)?;
+    let seats: Vec<SeatFingerprints<'_>> = prepared
+        .seats
+        .iter()
+        .map(|s| SeatFingerprints {
+            player: &s.player,
+            device: s.device_fp.as_deref(),
+            network: s.network_fp.as_deref(),
+        })
+        .collect();
+    notice_returning_players::notice(conn, id, &seats, policy, now)?;
     // Last: the players' and pairs' archive totals are rows every game of those players
     // updates, so on PostgreSQL their locks are held only from here to the commit (issue #41).
     games::count_in_aggregates(conn, id, prepared, played_at)?;

@@ -4,6 +4,7 @@
 //! the caller's one transaction. `api` and `cli` call these; `store` holds queries and rows
 //! only and never calls back up here.
 
+pub mod acknowledge_alert;
 pub mod acknowledge_warning;
 pub mod add_note;
 pub mod apply_conduct;
@@ -22,8 +23,11 @@ pub mod ingest_game;
 pub mod issue_warning;
 pub mod judge_chat_window;
 pub mod judge_collusion;
+pub mod notice_returning_players;
 pub mod open_case;
 pub mod owe_refunds;
+pub mod raise_alerts;
 pub mod raise_automatic_report;
+pub mod roll_stats;
 pub mod seal_webhook_secrets;
 pub mod tell_reporters;

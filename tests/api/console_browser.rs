@@ -383,6 +383,26 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
     );
     assert_labelled(&client, "log").await;
 
+    // The Stats page draws the decision just taken, once the stats job has rolled the log.
+    arbiter::api::jobs::stats_roller::stats_pass(&app.state)
+        .await
+        .expect("stats rolled");
+    client
+        .goto(&format!("{base}/admin/stats"))
+        .await
+        .expect("goto");
+    let stats = body_text(&client).await;
+    assert!(
+        stats.contains("Decisions per admin") && stats.contains("mod_anna"),
+        "{stats}"
+    );
+    client
+        .find(Locator::Css("svg.chart"))
+        .await
+        .expect("a chart drawn");
+    assert_labelled(&client, "stats").await;
+    save_screenshot(&client, "stats").await;
+
     // The game viewer steps with the arrow keys.
     let game = app
         .get("/api/v1/games/by-number/104071136", Some(&admin))

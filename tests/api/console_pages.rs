@@ -11,7 +11,7 @@ use crate::console::{input_value, seed_case, Browser, ACCUSED};
 use crate::moderation::{claim, decide, modlog_kinds};
 use crate::support::TestApp;
 
-const PAGES: [&str; 12] = [
+const PAGES: [&str; 13] = [
     "/admin/",
     "/admin/appeals",
     "/admin/sanctions",
@@ -21,6 +21,7 @@ const PAGES: [&str; 12] = [
     "/admin/games",
     "/admin/games?player=Spaksi",
     "/admin/log",
+    "/admin/stats",
     "/admin/webhooks",
     "/admin/tokens",
     "/admin/sessions",

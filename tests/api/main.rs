@@ -5,6 +5,7 @@
 
 mod admin_entries;
 mod admin_tokens;
+mod alerts;
 mod backup;
 mod case_tallies;
 mod chat_check;
@@ -38,11 +39,13 @@ mod queue_fixtures;
 mod rate_limits;
 mod refunds;
 mod retention;
+mod returning_players;
 mod role_matrix;
 mod sanctions;
 mod seed_story;
 mod separations;
 mod slow_clients;
+mod stats;
 mod support;
 mod warnings;
 mod webhook_guard;

@@ -245,6 +245,7 @@ async fn closed_sets_are_enums_equal_to_the_domain_values() {
         ChatAnalysis,
         ConductSignal,
         CollusionAnalysis,
+        FingerprintMatch,
         Admin
     );
     assert_eq!(sources, ReportSource::ALL.to_vec());

@@ -378,8 +378,12 @@ async fn subscriptions_refuse_bad_urls_and_events_and_never_show_the_secret_agai
     assert_eq!(listed.json()["items"][0]["id"], id);
     assert_eq!(
         listed.json()["items"][0]["events"].as_array().map(Vec::len),
-        Some(arbiter::moderation::WebhookEventKind::ALL.len()),
-        "every event by default"
+        Some(arbiter::moderation::WebhookEventKind::FOR_GAME_SERVERS.len()),
+        "every event a game server acts on by default"
+    );
+    assert!(
+        !listed.text().contains("case_needs_attention"),
+        "alerts are asked for"
     );
     app.delete("/api/v1/admin/webhooks/999", Some(&alice))
         .await

@@ -127,7 +127,7 @@ pub async fn subscribe(
     let url = checked_url(&body.url)?;
     let mut events = body
         .events
-        .unwrap_or_else(|| WebhookEventKind::ALL.to_vec());
+        .unwrap_or_else(|| WebhookEventKind::FOR_GAME_SERVERS.to_vec());
     events.sort_by_key(|k| k.name());
     events.dedup();
     if events.is_empty() {

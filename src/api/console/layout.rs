@@ -17,18 +17,20 @@ pub enum Section {
     Players,
     Games,
     Log,
+    Stats,
     Webhooks,
     Tokens,
     Sessions,
 }
 
-const SECTIONS: [(Section, &str, &str); 9] = [
+const SECTIONS: [(Section, &str, &str); 10] = [
     (Section::Queue, "/admin/", "Queue"),
     (Section::Appeals, "/admin/appeals", "Appeals"),
     (Section::Sanctions, "/admin/sanctions", "Sanctions"),
     (Section::Players, "/admin/players", "Players"),
     (Section::Games, "/admin/games", "Games"),
     (Section::Log, "/admin/log", "Log"),
+    (Section::Stats, "/admin/stats", "Stats"),
     (Section::Webhooks, "/admin/webhooks", "Webhooks"),
     (Section::Tokens, "/admin/tokens", "Tokens"),
     (Section::Sessions, "/admin/sessions", "Sessions"),

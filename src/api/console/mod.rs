@@ -10,6 +10,7 @@
 pub mod assets;
 pub mod board_svg;
 pub mod case_page;
+pub mod chart_svg;
 pub mod document;
 pub mod game_page;
 pub mod layout;
@@ -23,6 +24,7 @@ pub mod sanctions_page;
 pub mod session;
 pub mod session_state;
 pub mod sign_in;
+pub mod stats_page;
 pub mod text;
 pub mod tokens_page;
 pub mod webhooks_page;
@@ -113,6 +115,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 web::post().to(sanctions_page::decide_appeal),
             )
             .route("/log", web::get().to(log_page::log_page))
+            .route("/stats", web::get().to(stats_page::stats_page))
             .route("/webhooks", web::get().to(webhooks_page::webhooks_page))
             .route("/webhooks", web::post().to(webhooks_page::subscribe))
             .route(

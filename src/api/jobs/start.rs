@@ -2,16 +2,18 @@
 
 use actix_web::web;
 
+use super::alerter::Alerter;
 use super::checkpointer::Checkpointer;
 use super::conduct_applier::ConductApplier;
 use super::job::start;
 use super::retention::RetentionJob;
+use super::stats_roller::StatsRoller;
 use super::webhook_deliverer::WebhookDeliverer;
 use crate::api::state::AppState;
 
 /// Starts the background jobs every `arbiter serve` instance runs on the current actix
 /// runtime: the conduct applier; the retention job and the webhook deliverer when their
-/// settings switch them on; on SQLite, the checkpointer.
+/// settings switch them on; the alert job when rules exist; the stats roller; on SQLite, the checkpointer.
 pub fn start_all(state: &web::Data<AppState>) {
     start::<ConductApplier>(state);
     if state.settings.retention.enabled {
@@ -20,5 +22,7 @@ pub fn start_all(state: &web::Data<AppState>) {
     if state.settings.webhooks.enabled {
         start::<WebhookDeliverer>(state);
     }
+    start::<Alerter>(state);
+    start::<StatsRoller>(state);
     start::<Checkpointer>(state);
 }

@@ -18,6 +18,7 @@ pub mod player_summary;
 pub mod queue;
 pub mod sanctions;
 pub mod standing;
+pub mod stats;
 pub mod table_check;
 pub mod tokens;
 pub mod webhooks;

@@ -7,6 +7,7 @@ pub mod admin_cases;
 pub mod admin_entries;
 pub mod admin_queue;
 pub mod admin_tokens;
+pub mod alerts;
 pub mod appeals;
 pub mod chat;
 pub mod conduct;
@@ -22,6 +23,7 @@ pub mod presets;
 pub mod reports;
 pub mod sanctions;
 pub mod standing;
+pub mod stats;
 pub mod tables;
 pub mod warnings;
 pub mod webhooks;
@@ -51,6 +53,9 @@ macro_rules! api_handlers {
             admin_entries::open_case,
             admin_queue::get_case,
             admin_queue::list_appeals,
+            alerts::list_alerts,
+            alerts::acknowledge_alert,
+            stats::admin_stats,
             webhooks::list_subscriptions,
             webhooks::create_subscription,
             webhooks::revoke_subscription,

@@ -1,6 +1,7 @@
 //! Response views of the API: the typed bodies the handlers in `routes` answer with, and how
 //! they are built from store rows. One module per resource.
 
+pub mod alerts;
 pub mod appeals;
 pub mod cases;
 pub mod chat;
@@ -19,6 +20,7 @@ pub mod reports;
 pub mod sanction_listing;
 pub mod sanctions;
 pub mod standing;
+pub mod stats;
 pub mod table_check;
 pub mod tokens;
 pub mod warnings;

@@ -1,0 +1,87 @@
+//! Workload stats are kept current: one pass rolls the moderation log into `stats_days`
+//! (docs/moderation.md, "Stats").
+//!
+//! Steps: every day since the last one rolled for good (or since the log's first line) that
+//! ended at least `SETTLE` ago is rolled for good, oldest first, one transaction each, at most
+//! `DAYS_PER_PASS` per pass; then today so far is rolled again, marked provisional. A day is
+//! its log lines turned into events and tallied (`moderation::stats`), with the open cases at
+//! its end counted and the oldest of them found from the previous day's (it only moves
+//! forward).
+
+use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
+use diesel::prelude::*;
+
+use crate::moderation::stats::{DayStats, DayTally};
+use crate::store::stats_days::{self, end_of, start_of};
+use crate::store::{to_utc, DbConnection};
+
+/// How long after a day ends its last log lines are surely committed.
+pub const SETTLE: TimeDelta = TimeDelta::minutes(10);
+
+/// Most days rolled for good in one pass (a first start rolls the history over many).
+pub const DAYS_PER_PASS: usize = 31;
+
+/// What a pass rolled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RollPass {
+    pub days_completed: usize,
+    /// More closed days wait for the next pass.
+    pub behind: bool,
+}
+
+pub fn roll_stats(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<RollPass> {
+    let mut pass = RollPass::default();
+    let (mut next, mut oldest) = match stats_days::last_complete(conn)? {
+        Some((day, oldest)) => (day.succ_opt(), oldest),
+        None => (stats_days::first_logged_day(conn)?, None),
+    };
+    while let Some(day) = next {
+        if end_of(day) + SETTLE > now {
+            break;
+        }
+        if pass.days_completed == DAYS_PER_PASS {
+            pass.behind = true;
+            return Ok(pass);
+        }
+        let stats = conn.transaction(|conn| {
+            let stats = day_stats(conn, day, end_of(day), oldest)?;
+            stats_days::put_day(conn, &stats, true, now)?;
+            Ok::<_, diesel::result::Error>(stats)
+        })?;
+        oldest = stats.oldest_open_at.map(|t| t.naive_utc());
+        pass.days_completed += 1;
+        next = day.succ_opt();
+    }
+    // The days not yet complete, up to now (today, and yesterday while it settles).
+    let mut day = next.unwrap_or_else(|| now.date());
+    while start_of(day) <= now {
+        conn.transaction(|conn| {
+            let stats = day_stats(conn, day, now.min(end_of(day)), oldest)?;
+            stats_days::put_day(conn, &stats, false, now)
+        })?;
+        match day.succ_opt() {
+            Some(following) => day = following,
+            None => break,
+        }
+    }
+    Ok(pass)
+}
+
+/// One day's tally from its log lines up to `until`, and the queue at `until`.
+fn day_stats(
+    conn: &mut DbConnection,
+    day: NaiveDate,
+    until: NaiveDateTime,
+    oldest_before: Option<NaiveDateTime>,
+) -> QueryResult<DayStats> {
+    let mut tally = DayTally::default();
+    for event in stats_days::events_between(conn, start_of(day), until)? {
+        tally.add(&event);
+    }
+    Ok(DayStats {
+        day,
+        tally,
+        open_at_end: stats_days::open_at(conn, until)?,
+        oldest_open_at: stats_days::oldest_open_at(conn, until, oldest_before)?.map(to_utc),
+    })
+}
