@@ -316,6 +316,19 @@ async fn stats_equal_a_recount_of_hand_built_cases_by_day_and_by_week() {
     assert_eq!(weeks[0]["open_at_end"], 1);
     assert_eq!(weeks[1]["opened"], 1);
 
+    // Days before the log's first line count nothing, with an empty queue.
+    let earlier = stats(&app, &admin, "from=2026-10-31&to=2026-11-02").await;
+    let earlier = earlier["buckets"].as_array().expect("buckets");
+    assert_eq!(earlier.len(), 3);
+    assert_eq!(
+        (
+            earlier[0]["opened"].as_i64(),
+            earlier[0]["open_at_end"].as_i64()
+        ),
+        (Some(0), Some(0))
+    );
+    assert_eq!(earlier[2]["opened"], 2);
+
     // Bad ranges name their field.
     let reversed = app
         .get(

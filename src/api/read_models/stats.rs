@@ -9,7 +9,7 @@ use utoipa::IntoParams;
 use crate::api::error::ApiError;
 use crate::api::state::AppState;
 use crate::api::views::stats::{admin_views, StatsBucketView, StatsView, WaitView};
-use crate::moderation::stats::{buckets, BucketSize, DayTally};
+use crate::moderation::stats::{buckets, BucketSize, DayStats, DayTally};
 use crate::store::{stats_days, to_utc};
 
 /// The longest range one call may ask for, in days.
@@ -64,11 +64,16 @@ pub async fn read(
     to: NaiveDate,
     size: BucketSize,
 ) -> Result<StatsView, ApiError> {
+    let today = state.clock.now().date();
     let rows = state
         .read(move |conn| stats_days::days_between(conn, from, to))
         .await?;
     let as_of = rows.iter().map(|(_, rolled)| *rolled).max().map(to_utc);
-    let days: Vec<_> = rows.into_iter().map(|(day, _)| day).collect();
+    let days = every_day(
+        rows.into_iter().map(|(day, _)| day).collect(),
+        from,
+        to.min(today),
+    );
     let mut whole = DayTally::default();
     for day in &days {
         whole.merge(&day.tally);
@@ -91,4 +96,31 @@ pub async fn read(
         to_decision_by_reason,
         admins: admin_views(&whole.admins),
     })
+}
+
+/// One entry per day from `from` to `through`: a day without a row (before the log's first
+/// line, or not rolled yet) counts nothing and keeps the queue as the day before left it.
+fn every_day(rolled: Vec<DayStats>, from: NaiveDate, through: NaiveDate) -> Vec<DayStats> {
+    let mut rolled = rolled.into_iter().peekable();
+    let mut days = Vec::new();
+    let mut queue = (0, None);
+    let mut day = from;
+    while day <= through {
+        let stats = match rolled.next_if(|d| d.day == day) {
+            Some(stats) => stats,
+            None => DayStats {
+                day,
+                tally: DayTally::default(),
+                open_at_end: queue.0,
+                oldest_open_at: queue.1,
+            },
+        };
+        queue = (stats.open_at_end, stats.oldest_open_at);
+        days.push(stats);
+        match day.succ_opt() {
+            Some(next) => day = next,
+            None => break,
+        }
+    }
+    days
 }
