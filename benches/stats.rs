@@ -1,5 +1,5 @@
 //! Workload stats over a year of a busy site: fills a fresh SQLite file with 1,000,000 cases
-//! opened evenly over 365 days (every 20th still open, the rest decided 10 minutes to 3 days
+//! opened evenly over 365 days (every 20th still open, each about its own player, the rest decided 10 minutes to 3 days
 //! later by one of 20 admins) and their log lines (opened, first claim, decision) by bulk
 //! `INSERT ... SELECT`; rolls the log into `stats_days` as the stats job does, printing the
 //! time per day; then times the stats call's work (the rolled days read, bucketed and written
@@ -46,7 +46,8 @@ fn fill(conn: &mut store::DbConnection, n: usize) -> anyhow::Result<()> {
              FROM seq;
          INSERT INTO cases (id, accused_id, reason, status, opened_at, updated_at,
                             priority_base, entry_count, decided_at)
-             SELECT i, 1 + i % 100000, reason, CASE WHEN still_open THEN 'open' ELSE 'decided' END,
+             SELECT i, CASE WHEN still_open THEN 1 + i / 20 ELSE 1 + i % 100000 END, reason,
+                    CASE WHEN still_open THEN 'open' ELSE 'decided' END,
                     opened, opened, 20.0, 1,
                     CASE WHEN still_open THEN NULL ELSE datetime(opened, '+' || wait || ' seconds') END
              FROM shape;
