@@ -572,6 +572,12 @@ impl Settings {
                 "must not exceed chat.window_games (0 disables the window)",
             ));
         }
+        if !(1..=3600).contains(&self.chat.word_list_check_secs) {
+            return Err(bad(
+                "chat.word_list_check_secs",
+                "must be between 1 and 3600",
+            ));
+        }
         if self.conduct.apply_interval_ms == 0
             || self.conduct.apply_interval_ms > MAX_CONDUCT_APPLY_INTERVAL_MS
         {

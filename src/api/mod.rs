@@ -20,6 +20,7 @@ pub mod frame_headers;
 pub mod jobs;
 pub mod json;
 pub mod limits;
+pub mod live_analyzer;
 pub mod metrics;
 pub mod metrics_endpoint;
 pub mod middleware;

@@ -28,7 +28,7 @@ use super::error::{ErrorBody, ErrorEnvelope};
 use super::routes::{
     admin_cases, admin_entries, admin_queue, admin_tokens, alerts, api_handlers, appeals, chat,
     conduct, flags, games, health, modlog, notes, personal_data, player_search, players, presets,
-    reports, sanctions, standing, stats, tables, warnings, webhooks, whoami,
+    reports, sanctions, standing, stats, tables, warnings, webhooks, whoami, word_list,
 };
 use super::statuses::{AppealStatusFilter, CaseStatusFilter, SanctionStatusFilter, Termination};
 use super::submission_schema::{

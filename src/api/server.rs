@@ -10,6 +10,7 @@ use anyhow::Context;
 use super::app::build_app;
 use super::connection_limits::ConnectionLimits;
 use super::jobs::start::start_all;
+use super::jobs::word_list_reloader::reload_word_list;
 use super::metrics_endpoint::metrics_only_app;
 use super::state::AppState;
 use crate::config::{PrivacySettings, Settings, WebhookSettings};
@@ -25,6 +26,10 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     }
     let state =
         web::Data::new(AppState::new(settings, pool).context("building the application state")?);
+    // The admins' word list applies from the first request.
+    reload_word_list(&state)
+        .await
+        .map_err(|e| anyhow::anyhow!("reading the chat word list: {e}"))?;
     start_all(&state);
     // actix-web stops gracefully on SIGTERM and SIGINT.
     Listeners::start(state, true)?.run().await?;

@@ -11,6 +11,7 @@ use super::clock::Clock;
 use super::cursor_key::CursorKey;
 use super::error::ApiError;
 use super::limits::RequestLimits;
+use super::live_analyzer::LiveAnalyzer;
 use super::metrics::Metrics;
 use super::sqlite_writer::{SqliteWriter, WriteLine};
 use super::write_health::WriteHealth;
@@ -32,8 +33,9 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// None when `auth.player_token_secret` is empty: player tokens are then refused.
     pub player_tokens: Option<Arc<PlayerTokenVerifier>>,
-    /// The chat analyser, built once per process and shared by every worker.
-    pub chat: Arc<Analyzer>,
+    /// The chat analyser every worker judges with: the built-in one with the admins' word list
+    /// over it, rebuilt when the list changes.
+    pub chat: Arc<LiveAnalyzer>,
     /// The conduct policy (`config/conduct.toml`, built in).
     pub conduct: Arc<ConductPolicy>,
     /// The collusion policy (`[collusion]`).
@@ -116,7 +118,7 @@ impl AppState {
             pool,
             metrics: Arc::new(Metrics::new()?),
             player_tokens,
-            chat: Analyzer::shared()?,
+            chat: Arc::new(LiveAnalyzer::new(Analyzer::shared()?)),
             conduct: Arc::new(ConductPolicy::default()),
             collusion,
             moderation: Arc::new(moderation),

@@ -14,7 +14,7 @@ use utoipa::openapi::RefOr;
 use super::error::ApiError;
 use crate::archive::{ChatChannel, EventKind, SeatColour};
 use crate::chat::ffa::FfaClass;
-use crate::chat::{Category, Severity};
+use crate::chat::{Category, EntryKind, MatchMode, Severity, Strictness};
 use crate::conduct::abort::AbortReason;
 use crate::moderation::stats::{BucketSize, CaseOrigin};
 use crate::moderation::{
@@ -166,6 +166,24 @@ closed_set!(
     "FlagSeverity",
     wire_names(&Severity::ALL),
     "How serious a finding is."
+);
+closed_set!(
+    Strictness,
+    "Strictness",
+    wire_names(&Strictness::ALL),
+    "How hard flags of one category are acted on: `off` drops them, `low` counts each one severity lower, `medium` as built, `high` one severity higher."
+);
+closed_set!(
+    MatchMode,
+    "TermMode",
+    wire_names(&MatchMode::ALL),
+    "How a term must sit in a line: `word` a whole word (with endings such as -s, -ing), `phrase` several whole words, `prefix` at the start of a word, `sub` anywhere inside a word. Spelling tricks (leet, look-alike letters, repeats, separators, asterisks) are folded away first, as for the built-in lexicon."
+);
+closed_set!(
+    EntryKind,
+    "WordListEntryKind",
+    wire_names(&EntryKind::ALL),
+    "A word-list entry: a `term` flagged, or an `allowed` word never flagged."
 );
 closed_set!(
     FfaClass,

@@ -5,11 +5,13 @@ use std::sync::{Arc, OnceLock};
 
 use super::ffa::Cues;
 use super::ffa_policy::FfaPolicy;
-use super::lexicon::{Lexicon, LexiconError, LexiconSources};
+use super::lexicon::{AutomatonKind, Lexicon, LexiconError, LexiconSources};
 use super::mention::BoardWords;
 use super::pii::PiiPatterns;
 use super::spam::{SpamSettings, SpamTracker};
+use super::strictness::StrictnessLevels;
 use super::types::Category;
+use super::word_list::WordList;
 
 /// Spam thresholds and the FFA policy settings, embedded.
 pub const CHAT_SETTINGS_TOML: &str = include_str!("../../config/chat.toml");
@@ -43,6 +45,8 @@ pub struct Analyzer {
     pub(super) board: BoardWords,
     pub(super) spam: SpamSettings,
     pub(super) ffa_policy: FfaPolicy,
+    /// The admins' strictness per category, applied to every line's flags.
+    pub(super) strictness: StrictnessLevels,
     /// Rule and explanation of each lexicon entry, written once.
     pub(super) flag_texts: Vec<EntryTexts>,
 }
@@ -64,7 +68,29 @@ impl Analyzer {
         sources: LexiconSources<'_>,
         settings_toml: &str,
     ) -> Result<Analyzer, AnalyzerError> {
-        let lexicon = Lexicon::from_sources(sources).map_err(AnalyzerError::Lexicon)?;
+        Analyzer::build(
+            sources,
+            settings_toml,
+            &WordList::default(),
+            AutomatonKind::Fast,
+        )
+    }
+
+    /// From the embedded data with the admins' word list over it.
+    pub fn with_word_list(
+        admins: &WordList,
+        kind: AutomatonKind,
+    ) -> Result<Analyzer, AnalyzerError> {
+        Analyzer::build(LexiconSources::default(), CHAT_SETTINGS_TOML, admins, kind)
+    }
+
+    pub fn build(
+        sources: LexiconSources<'_>,
+        settings_toml: &str,
+        admins: &WordList,
+        kind: AutomatonKind,
+    ) -> Result<Analyzer, AnalyzerError> {
+        let lexicon = Lexicon::build(sources, admins, kind).map_err(AnalyzerError::Lexicon)?;
         let cues = Cues::new(&lexicon.cue_names);
         let flag_texts = lexicon
             .entries
@@ -86,6 +112,7 @@ impl Analyzer {
             board: BoardWords::new(),
             spam: SpamSettings::parse(settings_toml).map_err(AnalyzerError::Settings)?,
             ffa_policy: FfaPolicy::parse(settings_toml).map_err(AnalyzerError::Settings)?,
+            strictness: admins.strictness.clone(),
         })
     }
 
@@ -104,6 +131,18 @@ impl Analyzer {
 
     pub fn spam_settings(&self) -> &SpamSettings {
         &self.spam
+    }
+
+    /// The admins' strictness per category.
+    pub fn strictness(&self) -> &StrictnessLevels {
+        &self.strictness
+    }
+
+    /// This analyser with other strictness levels: the lexicon is shared, not rebuilt.
+    pub fn with_strictness(&self, levels: StrictnessLevels) -> Analyzer {
+        let mut analyzer = self.clone();
+        analyzer.strictness = levels;
+        analyzer
     }
 
     /// The FFA policy settings (`[ffa]` of the chat settings).

@@ -84,9 +84,11 @@ pub fn analyze_game_chat(
         };
         let mut analysis = analyze_line_with(analyzer, &mut scratch, &context, &chat.text);
         let whole = Span::new(0, chat.text.len());
+        let line_flags = analysis.flags.len();
         for hit in tracker.observe(&chat.sender, chat.time_ms, scratch.fingerprint()) {
             analysis.flags.push(spam_flag(&hit, whole));
         }
+        analyzer.strictness().apply(&mut analysis.flags, line_flags);
         analysis.action = recommend(&analysis.flags);
 
         let at = match out.senders.iter().position(|s| s.sender == chat.sender) {

@@ -6,9 +6,11 @@
 use std::collections::HashMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use serde::{Deserialize, Serialize};
 
 use super::normalize::NormalizedLine;
 use super::types::{Category, Severity};
+use super::word_list::{matching_form, WordList};
 
 /// The project's lexicon files, embedded.
 pub const REFERENCE_TSV: &str = include_str!("../../config/lexicons/reference.tsv");
@@ -19,7 +21,8 @@ pub const NATIONALITIES_TXT: &str = include_str!("../../config/lexicons/national
 pub const FFA_CUES_TXT: &str = include_str!("../../config/lexicons/ffa_cues.txt");
 
 /// How an offensive term must sit in the line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MatchMode {
     /// Anywhere inside a word, unless an allowlisted word covers it.
     Sub,
@@ -32,14 +35,25 @@ pub enum MatchMode {
 }
 
 impl MatchMode {
-    fn parse(text: &str) -> Option<MatchMode> {
-        Some(match text.trim() {
-            "sub" => MatchMode::Sub,
-            "prefix" => MatchMode::Prefix,
-            "word" => MatchMode::Word,
-            "phrase" => MatchMode::Phrase,
-            _ => return None,
-        })
+    pub const ALL: [MatchMode; 4] = [
+        MatchMode::Word,
+        MatchMode::Phrase,
+        MatchMode::Prefix,
+        MatchMode::Sub,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchMode::Sub => "sub",
+            MatchMode::Prefix => "prefix",
+            MatchMode::Word => "word",
+            MatchMode::Phrase => "phrase",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<MatchMode> {
+        let text = text.trim();
+        MatchMode::ALL.into_iter().find(|m| m.name() == text)
     }
 }
 
@@ -212,10 +226,21 @@ impl Lexicon {
     }
 
     pub fn from_sources(sources: LexiconSources<'_>) -> Result<Lexicon, LexiconError> {
-        let mut allow_terms: Vec<String> = word_list(sources.allowlist_txt)
+        Lexicon::build(sources, &WordList::default(), AutomatonKind::Fast)
+    }
+
+    /// The lexicon of `sources` with the admins' terms and allowed words over it, its
+    /// automaton of `kind`.
+    pub fn build(
+        sources: LexiconSources<'_>,
+        admins: &WordList,
+        kind: AutomatonKind,
+    ) -> Result<Lexicon, LexiconError> {
+        let mut allow_terms: Vec<String> = words_of_list(sources.allowlist_txt)
             .map(str::to_lowercase)
             .collect();
-        let entries = merge_entry_files(&sources, &mut allow_terms)?;
+        let mut entries = merge_entry_files(&sources, &mut allow_terms)?;
+        let admin_allowed = overlay_admins(&mut entries, admins);
         let (cue_names, cue_words) = parse_cue_sets(sources.ffa_cues_txt)?;
 
         let mut builder = PatternSet::default();
@@ -223,11 +248,15 @@ impl Lexicon {
         let censor_index = builder.add_entries(&mut line, &entries);
         builder.add_split_compounds(&mut line, &entries);
         builder.add_allowlist(&mut line, &allow_terms);
+        // An admin's allowed word counts even where a term is spelled like it: the term is gone.
+        for word in admin_allowed {
+            builder.add(&mut line, word, PatternRole::Allow, false, false);
+        }
         for (word, bits) in &cue_words {
             builder.add(&mut line, word, PatternRole::Cue(*bits), true, true);
         }
-        let automaton = build_automaton(&builder.texts)?;
-        let nationalities = word_list(sources.nationalities_txt)
+        let automaton = build_automaton(&builder.texts, kind)?;
+        let nationalities = words_of_list(sources.nationalities_txt)
             .map(|w| {
                 line.normalize(w);
                 line.trimmed().to_string()
@@ -244,8 +273,35 @@ impl Lexicon {
     }
 }
 
+/// Adds the admins' terms to `entries` (over a built-in term spelled the same) and drops every
+/// term spelled like a word they allowed; returns the allowed words.
+fn overlay_admins<'a>(entries: &mut Vec<LexiconEntry>, admins: &'a WordList) -> Vec<&'a str> {
+    for added in &admins.terms {
+        let entry = LexiconEntry {
+            term: added.term.clone(),
+            category: added.category,
+            severity: added.severity,
+            mode: added.mode,
+            source: ADMIN_SOURCE.to_string(),
+        };
+        match entries.iter_mut().find(|e| e.term == added.term) {
+            Some(existing) => *existing = entry,
+            None => entries.push(entry),
+        }
+    }
+    if !admins.allowed.is_empty() {
+        let allowed: std::collections::HashSet<String> =
+            admins.allowed.iter().map(|w| matching_form(w)).collect();
+        entries.retain(|e| !allowed.contains(&matching_form(&e.term)));
+    }
+    admins.allowed.iter().map(String::as_str).collect()
+}
+
+/// The source of the admins' terms, as a flag's rule names it (`lexicon:admin:<term>`).
+pub const ADMIN_SOURCE: &str = "admin";
+
 /// The words of a word-list file: one a line, without blank lines and `#` comments.
-fn word_list(text: &str) -> impl Iterator<Item = &str> {
+fn words_of_list(text: &str) -> impl Iterator<Item = &str> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -320,13 +376,26 @@ fn parse_cue_sets(text: &str) -> Result<(CueNames, HashMap<String, u64>), Lexico
     Ok((cue_names, cue_words))
 }
 
-/// A full DFA: about 50 MB and 0.2 s to build once per process, and the
-/// fastest overlapping search (no failure transitions), which dominates the
-/// per-line cost.
-fn build_automaton(texts: &[String]) -> Result<AhoCorasick, LexiconError> {
+/// Which automaton the lexicon is searched with: both find the same matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AutomatonKind {
+    /// The service's: a full DFA, the fastest overlapping search (no failure transitions),
+    /// which dominates the per-line cost, for a build of tens of megabytes and a fraction of a
+    /// second.
+    Fast,
+    /// A contiguous NFA: a few megabytes, built several times faster, searched more slowly.
+    /// For a lexicon used for one line, as the admins' "test this line" with a draft term.
+    Small,
+}
+
+fn build_automaton(texts: &[String], kind: AutomatonKind) -> Result<AhoCorasick, LexiconError> {
+    let kind = match kind {
+        AutomatonKind::Fast => AhoCorasickKind::DFA,
+        AutomatonKind::Small => AhoCorasickKind::ContiguousNFA,
+    };
     AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
-        .kind(Some(AhoCorasickKind::DFA))
+        .kind(Some(kind))
         .build(texts)
         .map_err(|e| LexiconError {
             file: "lexicon",

@@ -93,6 +93,7 @@ pub fn analyze_line_with(
     if context.ffa_rules_apply() {
         scratch.apply_ffa_rules(analyzer, context, text, &mut analysis);
     }
+    analyzer.strictness.apply(&mut analysis.flags, 0);
     analysis.action = recommend(&analysis.flags);
     analysis
 }

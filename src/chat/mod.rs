@@ -13,7 +13,9 @@
 //! personal information run only behind cheap prefilters ([`pii`]); the FFA
 //! classifier ([`ffa`]) reads the cues and the board mentions ([`mention`]), and
 //! the FFA policy settings ([`ffa_policy`]) decide where the site's documents disagree;
-//! [`spam`] keeps per-sender rates and repeats over a game.
+//! [`spam`] keeps per-sender rates and repeats over a game. Admins lay their own terms, allowed
+//! words and strictness per category ([`word_list`], [`strictness`]) over the built-in files;
+//! the analyser is rebuilt from both when they change.
 
 pub mod analyzer;
 mod common_pairs_table;
@@ -33,8 +35,10 @@ mod pii;
 pub mod position_verdict;
 pub mod settings;
 pub mod spam;
+pub mod strictness;
 pub mod types;
 pub mod window;
+pub mod word_list;
 
 pub use analyzer::{Analyzer, AnalyzerError, CHAT_SETTINGS_TOML};
 pub use ffa::{FfaClass, FfaOutcome};
@@ -42,7 +46,7 @@ pub use ffa_policy::{FfaPolicy, ResignTalk};
 pub use game_chat::{
     analyze_game_chat, ChatLine, GameChatAnalysis, GameChatContext, GameLineAnalysis, SenderSummary,
 };
-pub use lexicon::{Lexicon, LexiconError, LexiconSources};
+pub use lexicon::{AutomatonKind, Lexicon, LexiconError, LexiconSources, MatchMode};
 pub use line_analysis::{analyze_line, analyze_line_with, LineAnalysis, Scratch};
 pub use line_context::{Channel, LineContext, Variant};
 pub use mention::{Mention, MentionKind, SquareName, Tense};
@@ -50,4 +54,6 @@ pub use normalize::NormalizedLine;
 pub use position_verdict::PositionVerdict;
 pub use settings::{ChatSettings, MAX_CHAT_WINDOW_GAMES};
 pub use spam::{LineFingerprint, SpamSettings, SpamTracker};
+pub use strictness::{Strictness, StrictnessLevels};
 pub use types::{Action, Category, CategoryGroup, Flag, PositionEvidence, Severity, Span};
+pub use word_list::{AddedTerm, EntryKind, TermProblem, WordList};

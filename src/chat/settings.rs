@@ -17,6 +17,13 @@ pub struct ChatSettings {
     pub window_games: u32,
     /// How many games of the window must hold report-worthy lines of one reason (0 = off).
     pub window_min_games: u32,
+    /// How often each instance looks for a change of the admins' word list, in seconds.
+    #[serde(default = "default_word_list_check_secs")]
+    pub word_list_check_secs: u64,
+}
+
+fn default_word_list_check_secs() -> u64 {
+    2
 }
 
 /// Largest accepted `[chat] window_games`: the window is loaded at every ingest that flags a

@@ -77,7 +77,16 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
         games_of(path.display().to_string(), text)
     });
     let started = std::time::Instant::now();
-    let analyzer = crate::chat::Analyzer::shared()?;
+    // The admins' word list in force applies to imported chat as to games posted live.
+    let (_, word_list) = crate::store::word_list::in_force(&mut conn)?;
+    let analyzer = if word_list.is_empty() {
+        crate::chat::Analyzer::shared()?
+    } else {
+        Arc::new(crate::chat::Analyzer::with_word_list(
+            &word_list,
+            crate::chat::AutomatonKind::Fast,
+        )?)
+    };
     let policy = settings
         .moderation
         .load_policy()

@@ -5,7 +5,7 @@ use super::abuse::ReportTimeout;
 use super::appeal::AppealDecision;
 use super::types::{
     AppealId, CaseId, DecisionKind, GameNumber, Ground, NoteId, PlayerId, ReportId, ReportReason,
-    ReportSource, SanctionDuration, SanctionId, SanctionKind, WarningId,
+    ReportSource, SanctionDuration, SanctionId, SanctionKind, WarningId, WordListEntryId,
 };
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -159,6 +159,34 @@ pub enum AuditAction {
         warning: WarningId,
         case: CaseId,
     },
+    /// An admin added a term to the chat word list, or allowed a word
+    /// (docs/chat-analysis.md, "Admins' word list"). The chat vocabulary is written by its
+    /// wire names: this room does not know the chat room's types.
+    WordListEntryAdded {
+        entry: WordListEntryId,
+        /// `term` or `allowed`.
+        kind: String,
+        term: String,
+        /// A term's category, severity and mode; absent for an allowed word.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        category: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        severity: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mode: Option<String>,
+    },
+    /// An admin removed an entry of the word list.
+    WordListEntryRemoved {
+        entry: WordListEntryId,
+        kind: String,
+        term: String,
+    },
+    /// An admin set a chat category's strictness.
+    ChatStrictnessSet {
+        category: String,
+        strictness: String,
+        before: String,
+    },
 }
 
 impl AuditAction {
@@ -172,7 +200,7 @@ impl AuditAction {
     }
 
     /// Every [`AuditAction::kind`] value, in declaration order: what a log filter may ask for.
-    pub const KINDS: [&'static str; 21] = [
+    pub const KINDS: [&'static str; 24] = [
         "report_filed",
         "report_merged",
         "automatic_report",
@@ -194,6 +222,9 @@ impl AuditAction {
         "player_erased",
         "refunds_owed",
         "warning_acknowledged",
+        "word_list_entry_added",
+        "word_list_entry_removed",
+        "chat_strictness_set",
     ];
 
     /// The tag value, e.g. "case_claimed", for a log's `kind` column.
@@ -220,6 +251,9 @@ impl AuditAction {
             AuditAction::PlayerErased { .. } => "player_erased",
             AuditAction::RefundsOwed { .. } => "refunds_owed",
             AuditAction::WarningAcknowledged { .. } => "warning_acknowledged",
+            AuditAction::WordListEntryAdded { .. } => "word_list_entry_added",
+            AuditAction::WordListEntryRemoved { .. } => "word_list_entry_removed",
+            AuditAction::ChatStrictnessSet { .. } => "chat_strictness_set",
         }
     }
 }
@@ -366,6 +400,24 @@ mod tests {
             AuditAction::WarningAcknowledged {
                 warning: WarningId(4),
                 case,
+            },
+            AuditAction::WordListEntryAdded {
+                entry: WordListEntryId(1),
+                kind: "allowed".into(),
+                term: "scunthorpe".into(),
+                category: None,
+                severity: None,
+                mode: None,
+            },
+            AuditAction::WordListEntryRemoved {
+                entry: WordListEntryId(1),
+                kind: "allowed".into(),
+                term: "scunthorpe".into(),
+            },
+            AuditAction::ChatStrictnessSet {
+                category: "insult".into(),
+                strictness: "high".into(),
+                before: "medium".into(),
             },
         ];
         let kinds: Vec<&str> = every.iter().map(AuditAction::kind).collect();

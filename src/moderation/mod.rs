@@ -99,6 +99,7 @@ pub use types::{
     AlertId, AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, GameNumber, Ground,
     LadderTrack, NewSanction, NoteId, PlayerId, ReportId, ReportReason, ReportSource, Reporter,
     Sanction, SanctionDuration, SanctionId, SanctionKind, SeveralGamesRule, Variant, WarningId,
+    WordListEntryId,
 };
 pub use warning::{warning_text, Warning};
 pub use warning_event::{WarningIssuedEvent, WarningState};

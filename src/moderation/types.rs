@@ -56,6 +56,10 @@ id_type!(
     /// One alert an alert rule fired.
     AlertId
 );
+id_type!(
+    /// One entry of the admins' word list: a term added or a word allowed.
+    WordListEntryId
+);
 
 pub use crate::rules::variant::Variant;
 

@@ -12,10 +12,11 @@ use diesel::expression::AsExpression;
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::{BigInt, Nullable, Text};
 
+use crate::chat::{Category, EntryKind, MatchMode, Severity, Strictness};
 use crate::moderation::{
     AlertId, AppealId, AppealStatus, CaseId, CaseStatus, DecisionKind, Ground, Language, NoteId,
     PlayerId, ReportId, ReportOutcome, ReportReason, ReportSource, SanctionId, SanctionKind,
-    WarningId,
+    WarningId, WordListEntryId,
 };
 
 /// An id newtype bound, compared and read as the `i64` it wraps.
@@ -90,7 +91,17 @@ macro_rules! id_column {
     )*};
 }
 
-id_column!(PlayerId, CaseId, ReportId, SanctionId, AppealId, NoteId, WarningId, AlertId);
+id_column!(
+    PlayerId,
+    CaseId,
+    ReportId,
+    SanctionId,
+    AppealId,
+    NoteId,
+    WarningId,
+    AlertId,
+    WordListEntryId,
+);
 
 /// The stored name of each value of a closed set, made once: `ToSql` must lend a `str` that
 /// outlives the query, which a name built per call cannot.
@@ -186,6 +197,11 @@ name_column!(
     CaseStatus,
     AppealStatus,
     Language,
+    Category,
+    Severity,
+    Strictness,
+    MatchMode,
+    EntryKind,
 );
 
 #[cfg(test)]

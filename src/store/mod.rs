@@ -94,6 +94,7 @@ pub mod webhook_outbox;
 pub mod webhook_sealing;
 pub mod webhook_subscriptions;
 pub mod webhook_url;
+pub mod word_list;
 pub mod write_probe;
 
 pub use connection::{

@@ -251,6 +251,25 @@ pub struct LogRefs<'a> {
     pub why: Option<&'a str>,
 }
 
+/// Appends an admin's `action` with why they took it, nothing else referred to.
+pub fn log_admin_action(
+    conn: &mut DbConnection,
+    at: NaiveDateTime,
+    admin: &str,
+    action: &AuditAction,
+    why: &str,
+) -> QueryResult<()> {
+    let actor = LogActor {
+        kind: LogActorKind::Admin,
+        name: Some(admin),
+    };
+    let refs = LogRefs {
+        why: Some(why),
+        ..LogRefs::default()
+    };
+    log_action(conn, at, actor, action, refs)
+}
+
 /// Appends `action` to the moderation log (kind = `AuditAction::kind()`, details = its JSON).
 pub fn log_action(
     conn: &mut DbConnection,

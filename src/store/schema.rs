@@ -606,9 +606,45 @@ diesel::joinable!(refunds -> games (game_id));
 diesel::joinable!(warnings -> players (player_id));
 diesel::joinable!(warnings -> cases (case_id));
 diesel::joinable!(reports -> decisions (decision_id));
+diesel::table! {
+    word_list_entries (id) {
+        id -> BigInt,
+        kind -> Text,
+        term -> Text,
+        category -> Nullable<Text>,
+        severity -> Nullable<Text>,
+        mode -> Nullable<Text>,
+        added_by -> BigInt,
+        added_reason -> Text,
+        added_at -> Timestamp,
+        removed_by -> Nullable<BigInt>,
+        removed_reason -> Nullable<Text>,
+        removed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    chat_strictness (category) {
+        category -> Text,
+        strictness -> Text,
+        set_by -> BigInt,
+        reason -> Text,
+        set_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    word_list_version (id) {
+        id -> Integer,
+        version -> BigInt,
+    }
+}
+
 diesel::joinable!(alerts -> cases (case_id));
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
+    word_list_entries,
+    chat_strictness,
     games,
     game_seats,
     game_chat,

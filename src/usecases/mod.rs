@@ -7,6 +7,7 @@
 pub mod acknowledge_alert;
 pub mod acknowledge_warning;
 pub mod add_note;
+pub mod add_word_list_entry;
 pub mod apply_conduct;
 pub mod change_sanction;
 pub mod check_erasure_key;
@@ -28,6 +29,8 @@ pub mod open_case;
 pub mod owe_refunds;
 pub mod raise_alerts;
 pub mod raise_automatic_report;
+pub mod remove_word_list_entry;
 pub mod roll_stats;
 pub mod seal_webhook_secrets;
+pub mod set_chat_strictness;
 pub mod tell_reporters;

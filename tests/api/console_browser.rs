@@ -403,6 +403,77 @@ async fn an_admin_works_the_seed_story_in_a_real_browser() {
     assert_labelled(&client, "stats").await;
     save_screenshot(&client, "stats").await;
 
+    // The Word list page: a term tested as a draft, then added, then a line tested against it.
+    client
+        .goto(&format!("{base}/admin/word-list"))
+        .await
+        .expect("goto");
+    assert_labelled(&client, "word list").await;
+    for (css, value) in [
+        ("#term-term", "glorbnik"),
+        ("#term-reason", "new insult in the lobbies"),
+        ("#term-text", "you GL0RBNIK"),
+    ] {
+        client
+            .find(Locator::Css(css))
+            .await
+            .expect(css)
+            .send_keys(value)
+            .await
+            .expect("typed");
+    }
+    client
+        .find(Locator::Css("#term-severity"))
+        .await
+        .expect("severity")
+        .select_by_value("high")
+        .await
+        .expect("selected");
+    client
+        .find(Locator::Css(
+            "form[action$='/terms'] button[formaction$='/test']",
+        ))
+        .await
+        .expect("test button")
+        .click()
+        .await
+        .expect("click");
+    let tested = wait_for_text_in(&client, "#test-result", "With the draft saved").await;
+    assert!(
+        tested.contains("lexicon:admin:glorbnik") && tested.contains("block"),
+        "{tested}"
+    );
+    save_screenshot(&client, "word-list-draft").await;
+    // The form came back filled in: adding saves the term tested.
+    client
+        .find(Locator::Css(
+            "form[action$='/terms'] button:not([formaction])",
+        ))
+        .await
+        .expect("add button")
+        .click()
+        .await
+        .expect("click");
+    wait_for_text(&client, "Term \"glorbnik\" added").await;
+    client
+        .find(Locator::Css("#test-text"))
+        .await
+        .expect("line")
+        .send_keys("glorbnik!!")
+        .await
+        .expect("typed");
+    client
+        .find(Locator::Css("form[action$='/test'] button"))
+        .await
+        .expect("test this line")
+        .click()
+        .await
+        .expect("click");
+    let now = wait_for_text_in(&client, "#test-result", "lexicon:admin:glorbnik").await;
+    assert!(now.contains("Now: block"), "{now}");
+    assert_labelled(&client, "word list").await;
+    save_screenshot(&client, "word-list").await;
+
     // The game viewer steps with the arrow keys.
     let game = app
         .get("/api/v1/games/by-number/104071136", Some(&admin))

@@ -11,7 +11,7 @@ use crate::console::{input_value, seed_case, Browser, ACCUSED};
 use crate::moderation::{claim, decide, modlog_kinds};
 use crate::support::TestApp;
 
-const PAGES: [&str; 13] = [
+const PAGES: [&str; 15] = [
     "/admin/",
     "/admin/appeals",
     "/admin/sanctions",
@@ -22,12 +22,14 @@ const PAGES: [&str; 13] = [
     "/admin/games?player=Spaksi",
     "/admin/log",
     "/admin/stats",
+    "/admin/word-list",
+    "/admin/word-list?removed=true",
     "/admin/webhooks",
     "/admin/tokens",
     "/admin/sessions",
 ];
 
-const FORMS: [&str; 11] = [
+const FORMS: [&str; 16] = [
     "/admin/sign-out",
     "/admin/sessions/1/end",
     "/admin/cases/1/claim",
@@ -39,6 +41,11 @@ const FORMS: [&str; 11] = [
     "/admin/webhooks",
     "/admin/tokens",
     "/admin/tokens/1/revoke",
+    "/admin/word-list/test",
+    "/admin/word-list/terms",
+    "/admin/word-list/allowed",
+    "/admin/word-list/strictness",
+    "/admin/word-list/1/remove",
 ];
 
 /// A chat ban on the accused of `seed_case`, decided through the API by `admin`; its sanction
@@ -398,5 +405,84 @@ async fn tokens_and_webhook_secrets_are_shown_once() {
         refused.text().contains("class=\"error\""),
         "{}",
         refused.text()
+    );
+}
+
+#[actix_web::test]
+async fn the_word_list_is_tested_and_changed_through_its_forms() {
+    let app = TestApp::spawn().await;
+    let admin = app.token(TokenRole::Admin, "mod_anna");
+    let mut browser = Browser::new(&app);
+    browser.sign_in(&admin).await;
+    let csrf = browser.csrf("/admin/word-list").await;
+    let term = [
+        ("csrf", csrf.as_str()),
+        ("draft_kind", "term"),
+        ("term", "zorpface"),
+        ("category", "insult"),
+        ("severity", "high"),
+        ("mode", "word"),
+        ("reason", "seen in the lobbies"),
+        ("text", "go away zorpface"),
+    ];
+    // Tested before saving: the page shows both answers and keeps the form filled.
+    let tested = browser.post("/admin/word-list/test", &term).await;
+    assert_eq!(tested.status, 200, "{}", tested.text());
+    let html = tested.text();
+    assert!(html.contains("With the draft saved"), "{html}");
+    assert!(html.contains("lexicon:admin:zorpface"), "{html}");
+    assert!(html.contains("value=\"zorpface\""), "{html}");
+    assert!(modlog_kinds(&app).is_empty(), "a test saves nothing");
+
+    let added = browser.post("/admin/word-list/terms", &term).await;
+    assert_eq!(added.status, 303);
+    let page = browser.get("/admin/word-list").await.text();
+    assert!(page.contains("Term &quot;zorpface&quot; added"), "{page}");
+    let line = [
+        ("csrf", csrf.as_str()),
+        ("draft_kind", "none"),
+        ("text", "zorpface!"),
+    ];
+    let now = browser.post("/admin/word-list/test", &line).await.text();
+    assert!(
+        now.contains("lexicon:admin:zorpface") && now.contains("block"),
+        "{now}"
+    );
+
+    let strict = [
+        ("csrf", csrf.as_str()),
+        ("category", "profanity"),
+        ("strictness", "off"),
+        ("reason", "adults only server"),
+    ];
+    assert_eq!(
+        browser
+            .post("/admin/word-list/strictness", &strict)
+            .await
+            .status,
+        303
+    );
+    let removal = [("csrf", csrf.as_str()), ("reason", "typo")];
+    assert_eq!(
+        browser
+            .post("/admin/word-list/1/remove", &removal)
+            .await
+            .status,
+        303
+    );
+    let refused = browser.post("/admin/word-list/1/remove", &removal).await;
+    assert_eq!(refused.status, 303);
+    assert!(browser
+        .get("/admin/word-list")
+        .await
+        .text()
+        .contains("removed by mod_anna already"));
+    assert_eq!(
+        modlog_kinds(&app),
+        [
+            "word_list_entry_added",
+            "chat_strictness_set",
+            "word_list_entry_removed"
+        ]
     );
 }

@@ -51,4 +51,5 @@ mod warnings;
 mod webhook_guard;
 mod webhook_instances;
 mod webhooks;
+mod word_list;
 mod writes;

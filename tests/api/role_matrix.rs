@@ -102,6 +102,26 @@ fn subscription_body() -> Value {
     json!({ "url": "https://matrix.example/events" })
 }
 
+fn term_body() -> Value {
+    json!({ "term": "matrixword", "category": "insult", "severity": "medium", "why": "matrix" })
+}
+
+fn allowed_body() -> Value {
+    json!({ "word": "matrixallowed", "why": "matrix" })
+}
+
+fn strictness_body() -> Value {
+    json!({ "category": "insult", "strictness": "high", "why": "matrix" })
+}
+
+fn line_test_body() -> Value {
+    json!({ "text": "matrix line" })
+}
+
+fn removal_body() -> Value {
+    json!({ "why": "matrix" })
+}
+
 fn empty_body() -> Value {
     json!({})
 }
@@ -143,6 +163,12 @@ fn table() -> Vec<Row> {
         row("GET",    "/api/v1/admin/alerts",                None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/stats",                 None,                 ADMIN_ONLY),
         row("POST",   "/api/v1/admin/alerts/999/acknowledgement", Some(empty_body), [401, 401, 401, 401, 403, 404, 403]),
+        row("GET",    "/api/v1/admin/word-list",             None,                 ADMIN_ONLY),
+        row("POST",   "/api/v1/admin/word-list/terms",       Some(term_body),      [401, 401, 401, 401, 403, 201, 403]),
+        row("POST",   "/api/v1/admin/word-list/allowed",     Some(allowed_body),   [401, 401, 401, 401, 403, 201, 403]),
+        row("PUT",    "/api/v1/admin/word-list/strictness",  Some(strictness_body), ADMIN_ONLY),
+        row("POST",   "/api/v1/admin/word-list/test",        Some(line_test_body), ADMIN_ONLY),
+        row("POST",   "/api/v1/admin/word-list/999/removal", Some(removal_body),   [401, 401, 401, 401, 403, 404, 403]),
         row("GET",    "/api/v1/admin/modlog",                None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/presets",               None,                 ADMIN_ONLY),
         row("GET",    "/api/v1/admin/webhooks",              None,                 ADMIN_ONLY),

@@ -36,7 +36,12 @@ pub struct TestDb {
 
 enum Cleanup {
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { server_url: String, schema: String },
+    Postgres {
+        server_url: String,
+        schema: String,
+    },
+    /// Another test database's: it cleans up.
+    Borrowed,
 }
 
 impl TestDb {
@@ -78,6 +83,15 @@ impl TestDb {
 
     pub fn is_postgres(&self) -> bool {
         matches!(self.cleanup, Cleanup::Postgres { .. })
+            || (matches!(self.cleanup, Cleanup::Borrowed) && self.url.starts_with("postgres"))
+    }
+
+    /// The same database again, for a second instance; `self` must outlive it.
+    pub fn borrowed(&self) -> TestDb {
+        TestDb {
+            url: self.url.clone(),
+            cleanup: Cleanup::Borrowed,
+        }
     }
 }
 
@@ -167,6 +181,15 @@ impl TestApp {
         let db = TestDb::new();
         let mut settings = test_settings(&db);
         adjust(&mut settings);
+        let pool = migrated_pool(&settings);
+        TestApp::from_parts(db, settings, pool).await
+    }
+
+    /// A second instance on this one's database, with its own state (pool, analyser, SQLite
+    /// writer); drop it before `self`.
+    pub async fn beside(&self) -> TestApp {
+        let db = self.db.borrowed();
+        let settings = (*self.state.settings).clone();
         let pool = migrated_pool(&settings);
         TestApp::from_parts(db, settings, pool).await
     }

@@ -9,3 +9,4 @@ mod context;
 mod eval;
 mod eval_cli;
 mod languages;
+mod word_list;

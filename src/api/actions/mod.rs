@@ -13,3 +13,4 @@ pub mod open_case;
 pub mod report_refusals;
 pub mod tokens;
 pub mod webhooks;
+pub mod word_list;

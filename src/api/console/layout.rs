@@ -18,12 +18,13 @@ pub enum Section {
     Games,
     Log,
     Stats,
+    WordList,
     Webhooks,
     Tokens,
     Sessions,
 }
 
-const SECTIONS: [(Section, &str, &str); 10] = [
+const SECTIONS: [(Section, &str, &str); 11] = [
     (Section::Queue, "/admin/", "Queue"),
     (Section::Appeals, "/admin/appeals", "Appeals"),
     (Section::Sanctions, "/admin/sanctions", "Sanctions"),
@@ -31,6 +32,7 @@ const SECTIONS: [(Section, &str, &str); 10] = [
     (Section::Games, "/admin/games", "Games"),
     (Section::Log, "/admin/log", "Log"),
     (Section::Stats, "/admin/stats", "Stats"),
+    (Section::WordList, "/admin/word-list", "Word list"),
     (Section::Webhooks, "/admin/webhooks", "Webhooks"),
     (Section::Tokens, "/admin/tokens", "Tokens"),
     (Section::Sessions, "/admin/sessions", "Sessions"),

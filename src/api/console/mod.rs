@@ -28,6 +28,7 @@ pub mod stats_page;
 pub mod text;
 pub mod tokens_page;
 pub mod webhooks_page;
+pub mod word_list_page;
 
 use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
@@ -116,6 +117,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             )
             .route("/log", web::get().to(log_page::log_page))
             .route("/stats", web::get().to(stats_page::stats_page))
+            .route("/word-list", web::get().to(word_list_page::word_list_page))
+            .route("/word-list/test", web::post().to(word_list_page::test))
+            .route("/word-list/terms", web::post().to(word_list_page::add_term))
+            .route(
+                "/word-list/allowed",
+                web::post().to(word_list_page::allow_word),
+            )
+            .route(
+                "/word-list/strictness",
+                web::post().to(word_list_page::set_strictness),
+            )
+            .route(
+                "/word-list/{id}/remove",
+                web::post().to(word_list_page::remove),
+            )
             .route("/webhooks", web::get().to(webhooks_page::webhooks_page))
             .route("/webhooks", web::post().to(webhooks_page::subscribe))
             .route(

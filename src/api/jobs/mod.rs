@@ -12,3 +12,4 @@ pub mod retention;
 pub mod start;
 pub mod stats_roller;
 pub mod webhook_deliverer;
+pub mod word_list_reloader;

@@ -9,11 +9,13 @@ use super::job::start;
 use super::retention::RetentionJob;
 use super::stats_roller::StatsRoller;
 use super::webhook_deliverer::WebhookDeliverer;
+use super::word_list_reloader::WordListReloader;
 use crate::api::state::AppState;
 
 /// Starts the background jobs every `arbiter serve` instance runs on the current actix
 /// runtime: the conduct applier; the retention job and the webhook deliverer when their
-/// settings switch them on; the alert job when rules exist; the stats roller; on SQLite, the checkpointer.
+/// settings switch them on; the alert job when rules exist; the stats roller; the word-list
+/// reloader; on SQLite, the checkpointer.
 pub fn start_all(state: &web::Data<AppState>) {
     start::<ConductApplier>(state);
     if state.settings.retention.enabled {
@@ -24,5 +26,6 @@ pub fn start_all(state: &web::Data<AppState>) {
     }
     start::<Alerter>(state);
     start::<StatsRoller>(state);
+    start::<WordListReloader>(state);
     start::<Checkpointer>(state);
 }

@@ -22,3 +22,4 @@ pub mod stats;
 pub mod table_check;
 pub mod tokens;
 pub mod webhooks;
+pub mod word_list;

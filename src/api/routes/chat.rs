@@ -153,7 +153,7 @@ async fn analyse(
     state: &AppState,
     request: ChatCheckRequest,
 ) -> Result<ChatCheckResponse, ApiError> {
-    let analyzer = state.chat.clone();
+    let analyzer = state.chat.current();
     let response = match (request.game_id, &request.pgn4) {
         (Some(_), Some(_)) => {
             return Err(ApiError::BadRequest {

@@ -113,7 +113,7 @@ pub async fn ingest_game(
         .enabled
         .then(|| state.collusion.clone());
     let (analyzer, settings, policy) = (
-        state.chat.clone(),
+        state.chat.current(),
         state.settings.clone(),
         state.moderation.clone(),
     );

@@ -28,6 +28,7 @@ pub mod tables;
 pub mod warnings;
 pub mod webhooks;
 pub mod whoami;
+pub mod word_list;
 
 /// Every API handler, once, in the order the router tries their paths: the standing route
 /// first among `/api/v1` (game servers call it before every game and chat line, and each
@@ -56,6 +57,12 @@ macro_rules! api_handlers {
             alerts::list_alerts,
             alerts::acknowledge_alert,
             stats::admin_stats,
+            word_list::get_word_list,
+            word_list::add_term,
+            word_list::allow_word,
+            word_list::set_strictness,
+            word_list::test_line,
+            word_list::remove_entry,
             webhooks::list_subscriptions,
             webhooks::create_subscription,
             webhooks::revoke_subscription,

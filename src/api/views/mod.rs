@@ -26,3 +26,4 @@ pub mod tokens;
 pub mod warnings;
 pub mod webhooks;
 pub mod whoami;
+pub mod word_list;

@@ -1,0 +1,3 @@
+DROP TABLE word_list_version;
+DROP TABLE chat_strictness;
+DROP TABLE word_list_entries;
