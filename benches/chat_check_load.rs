@@ -5,10 +5,13 @@
 //! cargo bench --bench chat_check_load                      # app in-process, ephemeral port
 //! cargo bench --bench chat_check_load -- --requests 50000 --connections 8
 //! cargo bench --bench chat_check_load -- --url http://127.0.0.1:8080 --token arb_...
+//! cargo bench --bench chat_check_load -- --word-list 200   # with an admins' word list
 //! ```
 //!
 //! In-process, the app runs on a temporary SQLite database with two workers and a fresh
-//! server token. Lines are a mix of clean, offensive and FFA lines; a second, smaller run
+//! server token; `--word-list N` first stores N admins' terms, N/5 allowed words and insults
+//! at strictness high, and serves the analyser built from them. Lines are a mix of clean,
+//! offensive and FFA lines; a second, smaller run
 //! sends each line with the first 60 plies of a real game (PGN4) as context.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
@@ -17,13 +20,19 @@ mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix_web::web;
 use arbiter::api::auth::tokens::{self, TokenRole};
 use arbiter::api::state::AppState;
+use arbiter::chat::{
+    Analyzer, AutomatonKind, Category, EntryKind, MatchMode, Severity, Strictness,
+};
 use arbiter::config::Settings;
-use arbiter::store::{self, migrations};
+use arbiter::store::{self, migrations, players, word_list, DbConnection};
+use arbiter::usecases::add_word_list_entry::{add_word_list_entry, EntryToAdd};
+use arbiter::usecases::set_chat_strictness::set_chat_strictness;
 
 const LINES: [&str; 8] = [
     "good game everyone",
@@ -41,6 +50,7 @@ struct Options {
     connections: usize,
     url: Option<String>,
     token: Option<String>,
+    word_list: usize,
 }
 
 fn options() -> Result<Options, String> {
@@ -49,6 +59,7 @@ fn options() -> Result<Options, String> {
         connections: 4,
         url: None,
         token: None,
+        word_list: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -64,6 +75,9 @@ fn options() -> Result<Options, String> {
             }
             "--url" => o.url = Some(value("--url")?),
             "--token" => o.token = Some(value("--token")?),
+            "--word-list" => {
+                o.word_list = value("--word-list")?.parse().map_err(|e| format!("{e}"))?
+            }
             // `cargo bench` passes `--bench`; ignore it and anything else it adds.
             _ => {}
         }
@@ -95,7 +109,7 @@ fn game_so_far() -> Option<String> {
 
 /// Starts the app on an ephemeral port; returns its address, a server token and the
 /// temporary directory holding its database.
-fn start_in_process() -> Result<(SocketAddr, String, tempfile::TempDir), String> {
+fn start_in_process(word_list: usize) -> Result<(SocketAddr, String, tempfile::TempDir), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut settings = Settings::defaults().map_err(|e| e.to_string())?;
     // The load comes from one address with one token: the rate limits would be measured.
@@ -107,18 +121,61 @@ fn start_in_process() -> Result<(SocketAddr, String, tempfile::TempDir), String>
     let token = {
         let mut conn = pool.get().map_err(|e| e.to_string())?;
         migrations::run_pending(&mut conn).map_err(|e| e.to_string())?;
+        if word_list > 0 {
+            store_word_list(&mut conn, word_list).map_err(|e| e.to_string())?;
+        }
         tokens::issue(&mut conn, TokenRole::Server, "load")
             .map_err(|e| e.to_string())?
             .1
     };
     let built = Instant::now();
     let state = web::Data::new(AppState::new(settings, pool).map_err(|e| e.to_string())?);
+    if word_list > 0 {
+        // What `arbiter serve` does before it listens.
+        let mut conn = state.pool.get().map_err(|e| e.to_string())?;
+        let (version, list) = word_list::in_force(&mut conn).map_err(|e| e.to_string())?;
+        let analyzer =
+            Analyzer::with_word_list(&list, AutomatonKind::Fast).map_err(|e| e.to_string())?;
+        println!(
+            "chat_check_load: word list of {} terms and {} allowed words, insults at strictness high",
+            list.terms.len(),
+            list.allowed.len()
+        );
+        state.chat.replace(version, list, Arc::new(analyzer));
+    }
     println!(
         "chat_check_load: app state (chat analyser included) built in {:.0} ms",
         built.elapsed().as_secs_f64() * 1e3
     );
     let addr = common::serve_in_background(state, "chat_check_load", false)?;
     Ok((addr, token, dir))
+}
+
+/// `terms` admins' terms, a fifth as many allowed words, and insults at strictness high.
+fn store_word_list(conn: &mut DbConnection, terms: usize) -> diesel::QueryResult<()> {
+    let now = store::now();
+    let admin = players::id_or_create(conn, "bench-admin", now)?;
+    let by = (admin, "bench-admin");
+    for i in 0..terms {
+        let entry = EntryToAdd {
+            kind: EntryKind::Term,
+            term: format!("benchterm{i}"),
+            term_of: Some((Category::Insult, Severity::Medium, MatchMode::Word)),
+            reason: "bench".into(),
+        };
+        add_word_list_entry(conn, by, &entry, now)?;
+    }
+    for i in 0..terms / 5 {
+        let entry = EntryToAdd {
+            kind: EntryKind::Allowed,
+            term: format!("benchallowed{i}"),
+            term_of: None,
+            reason: "bench".into(),
+        };
+        add_word_list_entry(conn, by, &entry, now)?;
+    }
+    set_chat_strictness(conn, by, Category::Insult, Strictness::High, "bench", now)?;
+    Ok(())
 }
 
 fn target(url: &str) -> Result<SocketAddr, String> {
@@ -240,7 +297,7 @@ fn bench() -> Result<(), String> {
         (Some(url), Some(token)) => (target(url)?, token.clone()),
         (Some(_), None) => return Err("--url needs --token (a server token)".to_string()),
         _ => {
-            let (addr, token, dir) = start_in_process()?;
+            let (addr, token, dir) = start_in_process(o.word_list)?;
             _keep = Some(dir);
             (addr, token)
         }

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use serde::{Deserialize, Serialize};
 
+pub use super::match_mode::MatchMode;
 use super::normalize::NormalizedLine;
 use super::types::{Category, Severity};
 use super::word_list::{matching_form, WordList};
@@ -19,43 +19,6 @@ pub const CUSTOM_TSV: &str = include_str!("../../config/lexicons/custom.tsv");
 pub const ALLOWLIST_TXT: &str = include_str!("../../config/lexicons/allowlist.txt");
 pub const NATIONALITIES_TXT: &str = include_str!("../../config/lexicons/nationalities.txt");
 pub const FFA_CUES_TXT: &str = include_str!("../../config/lexicons/ffa_cues.txt");
-
-/// How an offensive term must sit in the line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchMode {
-    /// Anywhere inside a word, unless an allowlisted word covers it.
-    Sub,
-    /// At the start of a word.
-    Prefix,
-    /// A whole word, optionally with an inflection ending ("-s", "-ing", ...).
-    Word,
-    /// Several whole words.
-    Phrase,
-}
-
-impl MatchMode {
-    pub const ALL: [MatchMode; 4] = [
-        MatchMode::Word,
-        MatchMode::Phrase,
-        MatchMode::Prefix,
-        MatchMode::Sub,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            MatchMode::Sub => "sub",
-            MatchMode::Prefix => "prefix",
-            MatchMode::Word => "word",
-            MatchMode::Phrase => "phrase",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<MatchMode> {
-        let text = text.trim();
-        MatchMode::ALL.into_iter().find(|m| m.name() == text)
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LexiconEntry {

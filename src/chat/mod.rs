@@ -28,6 +28,7 @@ pub mod game_chat;
 pub mod lexicon;
 pub mod line_analysis;
 pub mod line_context;
+pub mod match_mode;
 pub mod mention;
 pub mod normalize;
 mod offensive;

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::lexicon::MatchMode;
+use super::match_mode::MatchMode;
 use super::normalize::NormalizedLine;
 use super::strictness::StrictnessLevels;
 use super::types::{Category, Severity};
