@@ -308,12 +308,7 @@ pub async fn test(
     };
     match word_list::test_line(&state, body).await {
         Ok(result) => show(&admin, &state, false, Some((&form, &result))).await,
-        Err(error) => {
-            admin
-                .leave_flash(&state, Flash::Refused(ConsoleError::from(error).sentence()))
-                .await?;
-            Ok(see_other(PATH))
-        }
+        Err(error) => back_with(&admin, &state, Err(error)).await,
     }
 }
 
