@@ -152,6 +152,12 @@ pub(crate) struct Cues {
     double: u64,
     look: u64,
     free: u64,
+    is: u64,
+    hang: u64,
+    safe: u64,
+    all: u64,
+    in_: u64,
+    on: u64,
     /// Any cue that can start a violation: the gate for the whole classifier.
     pub trigger: u64,
     /// Cues of words that can name a piece, a seat or a check.
@@ -220,6 +226,12 @@ impl Cues {
             double: b("double"),
             look: b("look"),
             free: b("free"),
+            is: b("is"),
+            hang: b("hang"),
+            safe: b("safe"),
+            all: b("all"),
+            in_: b("in"),
+            on: b("on"),
             trigger: 0,
             board_words: 0,
         }
@@ -252,6 +264,8 @@ impl Cues {
             | self.look
             | self.can
             | self.blunder
+            | self.hang
+            | self.safe
     }
 }
 
@@ -327,6 +341,15 @@ impl View<'_> {
     /// The live token before position `i` negates it ("don't take").
     fn negated_before(&self, i: usize) -> bool {
         i > 0 && self.at(i - 1) & self.c.neg != 0
+    }
+
+    /// Position of the first live token of `i`'s clause.
+    fn clause_first(&self, i: usize) -> usize {
+        (0..=i)
+            .rev()
+            .take_while(|&j| self.same_clause(j, i))
+            .last()
+            .unwrap_or(i)
     }
 
     /// `i` is the last live token of its clause.
@@ -862,6 +885,8 @@ fn find_violation(
 
 fn find_offering(v: &View<'_>) -> Option<Found> {
     offer_you_can_have(v)
+        .or_else(|| offer_want_mine(v))
+        .or_else(|| offer_hang(v))
         .or_else(|| offer_i_will_give(v))
         .or_else(|| offer_take(v))
         .or_else(|| offer_handing_over(v))
@@ -890,6 +915,53 @@ fn offer_you_can_have(v: &View<'_>) -> Option<Found> {
         ));
     }
     None
+}
+
+/// "want my queen?", "do you want my rook, blue?", "you want mine?": own material offered
+/// as a question; not "i want my queen back".
+fn offer_want_mine(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    let opener = c.you | c.ask | c.seat | c.lead | c.please;
+    (0..v.live.len()).find_map(|i| {
+        if v.at(i) & c.need == 0 {
+            return None;
+        }
+        let first = v.clause_first(i);
+        if i - first > 3 || (first..i).any(|j| v.at(j) & opener == 0) {
+            return None;
+        }
+        let mine = v.ahead(i, 1, c.me).filter(|&m| v.owned(m))?;
+        Some(offering(
+            "ffa:offer_want_mine",
+            "asks another player whether they want own material",
+            (first, mine + 1),
+        ))
+    })
+}
+
+/// "i'll hang my queen for you", "gonna hang my knight for red", "hanging my bishop for
+/// you": own material left to be taken on purpose. Not "i always hang my pieces" (no
+/// promise, no one it is for) nor "i won't hang my queen".
+fn offer_hang(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    (0..v.live.len()).find_map(|h| {
+        if v.at(h) & c.hang == 0 || v.negated_before(h) {
+            return None;
+        }
+        let mine = v.ahead(h, 1, c.me).filter(|&m| v.owned(m))?;
+        let promised = v.behind(h, 3, c.future | c.go).is_some()
+            || (h > 0 && matches!(v.word(v.live[h - 1]), "il" | "ima" | "imma"));
+        let for_someone = v
+            .ahead(mine, 4, c.for_ | c.so)
+            .is_some_and(|f| v.ahead(f, 2, c.you | c.seat).is_some());
+        (promised || for_someone).then(|| {
+            offering(
+                "ffa:offer_hang_mine",
+                "promises to leave own material for another player to take",
+                (h, mine + 2),
+            )
+        })
+    })
 }
 
 /// "I'll give you 2nd place", "I will let you mate me"; not "I'll give you a tip".
@@ -1197,6 +1269,57 @@ fn find_collusion(v: &View<'_>) -> Option<Found> {
 /// "I won't take your queen", "im going after blue", "i'll leave you alone", "gonna take
 /// your queen": the sender announcing what it will (not) do to another player.
 fn find_intention(v: &View<'_>) -> Option<Found> {
+    intention_first_person(v)
+        .or_else(|| intention_safe_from_me(v))
+        .or_else(|| intention_all_in(v))
+}
+
+/// "your queen is safe", "you're safe from me green": tells another player the sender will
+/// leave them alone. Not a question ("is your rook safe?") nor "you played it safe".
+fn intention_safe_from_me(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    (1..v.live.len()).find_map(|s| {
+        if v.at(s) & c.safe == 0 || v.at(s - 1) & (c.is | c.you) == 0 {
+            return None;
+        }
+        if v.at(v.clause_first(s)) & c.ask != 0 || v.negated_before(s) {
+            return None;
+        }
+        let you = v
+            .behind(s, 4, c.you)
+            .or((v.at(s - 1) & c.you != 0).then(|| s - 1))?;
+        Some((
+            FfaClass::Intention,
+            "ffa:intention_safe_from_me",
+            "tells another player their material is safe from the sender",
+            (you, s + 1),
+        ))
+    })
+}
+
+/// "all in on red", "everything i have on yellow": announces throwing everything at one
+/// player.
+fn intention_all_in(v: &View<'_>) -> Option<Found> {
+    let c = v.c;
+    (0..v.live.len()).find_map(|a| {
+        if v.at(a) & c.all == 0 {
+            return None;
+        }
+        let from = v.ahead(a, 1, c.in_).unwrap_or(a);
+        let on = v.ahead(from, 3, c.on)?;
+        let target = v.ahead(on, 2, c.seat | c.you)?;
+        Some((
+            FfaClass::Intention,
+            "ffa:intention_all_in",
+            "announces going all in against one player",
+            (a, target + 1),
+        ))
+    })
+}
+
+/// "im going after blue", "i won't take your queen", "gonna take your queen": the sender's
+/// own plans in the first person.
+fn intention_first_person(v: &View<'_>) -> Option<Found> {
     let c = v.c;
     let verbs = c.attack | c.take | c.check | c.leave | c.after;
     let marker = c.future | c.neg | c.go | c.just;

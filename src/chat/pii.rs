@@ -130,17 +130,25 @@ impl PiiPatterns {
 }
 
 /// Words that say a number is a way to reach someone.
-const CONTACT_WORDS: [&str; 19] = [
+const CONTACT_WORDS: [&str; 17] = [
     "call", "calls", "phone", "tel", "mobile", "cell", "whatsapp", "wa", "telegram", "tg", "viber",
-    "signal", "sms", "text", "number", "num", "contact", "ring", "dm",
+    "signal", "sms", "text", "contact", "ring", "dm",
 ];
+
+/// Words that name a number without saying whose: "the number of the game" is chess talk,
+/// "my number" is contact data.
+const NUMBER_WORDS: [&str; 3] = ["number", "num", "nr"];
+
+/// Words that make a number someone's own.
+const POSSESSIVES: [&str; 7] = ["my", "your", "his", "her", "their", "our", "mine"];
 
 /// Words that say a number is a game's number (players quote them all the time).
 const GAME_WORDS: [&str; 5] = ["game", "games", "gamenr", "match", "id"];
 
 /// A run of digits is contact data only when it looks like it: phone formatting (digit
-/// groups with separators), a country prefix (`+` or `00`), or a contact word within the
-/// three words before or after it, and no game word right before it.
+/// groups with separators), a country prefix (`+` or `00`), a contact word within the
+/// three words before or after it, or someone's "number" ("my number", "her num") in a
+/// line that speaks of no game; and never with a game word right before it.
 fn is_contact_number(text: &str, start: usize, number: &str) -> bool {
     let before: Vec<String> = words(&text[..start]).rev().take(3).collect();
     if before
@@ -165,9 +173,20 @@ fn is_contact_number(text: &str, start: usize, number: &str) -> bool {
     if country_prefix || grouped {
         return true;
     }
-    let mut after = words(&text[start + number.len()..]).take(3);
-    before.iter().any(|w| CONTACT_WORDS.contains(&w.as_str()))
-        || after.any(|w| CONTACT_WORDS.contains(&w.as_str()))
+    let after: Vec<String> = words(&text[start + number.len()..]).take(3).collect();
+    let near = || before.iter().chain(&after);
+    near().any(|w| CONTACT_WORDS.contains(&w.as_str())) || owned_number(text)
+}
+
+/// Whether `text` names someone's number ("my number", "your num") and no game.
+fn owned_number(text: &str) -> bool {
+    let all: Vec<String> = words(text).collect();
+    if all.iter().any(|w| GAME_WORDS.contains(&w.as_str())) {
+        return false;
+    }
+    all.windows(2).any(|pair| {
+        POSSESSIVES.contains(&pair[0].as_str()) && NUMBER_WORDS.contains(&pair[1].as_str())
+    })
 }
 
 /// The lower-cased words of `text`, in order.
@@ -218,6 +237,14 @@ mod tests {
         assert!(hits("my favorite number is 12122121221555512515").is_empty());
         assert!(hits("im in1584e 1362n").is_empty());
         assert!(hits("Qe7 Nj1-i3 e2-e4 mate in 2").is_empty());
+        assert_eq!(hits("my number is 0612345678").len(), 1);
+        assert_eq!(hits("her num 0612345678 lol").len(), 1);
+        assert_eq!(hits("0612345678 is my number").len(), 1);
+        // A game's number in a sentence with the word "number" is chess talk.
+        assert!(hits("the number of that game was 104071136").is_empty());
+        assert!(hits("104071136 is the number, check it").is_empty());
+        assert!(hits("what number did you get, 104071136?").is_empty());
+        assert!(hits("remember my number? 104071136, the game we drew").is_empty());
     }
 
     #[test]

@@ -238,8 +238,10 @@ fn latency_bucket(text: &str, method: &str, route: &str, le: &str) -> u64 {
         .expect("a count")
 }
 
+// Which bucket a request lands in depends on the machine, so this checks the
+// exposition, not timing; `metrics::tests` checks bucket assignment with set durations.
 #[actix_web::test]
-async fn the_standing_check_lands_in_a_sub_millisecond_bucket() {
+async fn the_standing_check_is_counted_in_sub_millisecond_buckets() {
     let app = TestApp::spawn().await;
     let server = app.token(TokenRole::Server, "eu-1");
     let route = "/api/v1/players/{name}/standing";
@@ -251,15 +253,18 @@ async fn the_standing_check_lands_in_a_sub_millisecond_bucket() {
         assert_eq!(response.status, 200, "{}", response.text());
     }
     let text = app.get("/metrics", None).await.text();
-    assert_eq!(latency_bucket(&text, "GET", route, "+Inf"), requests);
-    // Most take about 0.2 ms; a loaded machine may stretch some, not all.
-    let below_1ms = latency_bucket(&text, "GET", route, "0.001");
-    assert!(below_1ms >= 1, "none of {requests} below 1 ms:\n{text}");
-    for le in [
-        "0.00005", "0.0001", "0.00025", "0.0005", "0.0025", "0.005", "10",
-    ] {
-        latency_bucket(&text, "GET", route, le);
-    }
+    let bounds = [
+        "0.00005", "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "10", "+Inf",
+    ];
+    let counts: Vec<u64> = bounds
+        .iter()
+        .map(|le| latency_bucket(&text, "GET", route, le))
+        .collect();
+    assert!(
+        counts.windows(2).all(|pair| pair[0] <= pair[1]),
+        "buckets must be cumulative: {counts:?}"
+    );
+    assert_eq!(counts.last(), Some(&requests));
 }
 
 /// GET `path` over real HTTP, with `bearer` if given.
