@@ -26,9 +26,7 @@ use std::time::{Duration, Instant};
 use actix_web::web;
 use arbiter::api::auth::tokens::{self, TokenRole};
 use arbiter::api::state::AppState;
-use arbiter::chat::{
-    Analyzer, AutomatonKind, Category, EntryKind, MatchMode, Severity, Strictness,
-};
+use arbiter::chat::{Analyzer, Category, EntryKind, MatchMode, Severity, Strictness};
 use arbiter::config::Settings;
 use arbiter::store::{self, migrations, players, word_list, DbConnection};
 use arbiter::usecases::add_word_list_entry::{add_word_list_entry, EntryToAdd};
@@ -134,8 +132,7 @@ fn start_in_process(word_list: usize) -> Result<(SocketAddr, String, tempfile::T
         // What `arbiter serve` does before it listens.
         let mut conn = state.pool.get().map_err(|e| e.to_string())?;
         let (version, list) = word_list::in_force(&mut conn).map_err(|e| e.to_string())?;
-        let analyzer =
-            Analyzer::with_word_list(&list, AutomatonKind::Fast).map_err(|e| e.to_string())?;
+        let analyzer = Analyzer::with_word_list(&list).map_err(|e| e.to_string())?;
         println!(
             "chat_check_load: word list of {} terms and {} allowed words, insults at strictness high",
             list.terms.len(),

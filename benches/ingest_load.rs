@@ -18,6 +18,12 @@
 //!   cargo bench --bench ingest_load -- --compare 6   (an untimed run to warm the process, then
 //!       6 rounds of on/off pairs, each on a fresh database, the order alternating; prints each
 //!       round's change and the medians)
+//!   cargo bench --bench ingest_load -- --grow 10000,100000,1000000 --window 5000
+//!       (issue #41: one database grown from empty; at each mark the last `--window` games
+//!       are timed, and the open cases and their largest entry count are printed. Use with
+//!       `--players-apart` (recurring players and pairs) and `--offensive-every` (automatic
+//!       reports, so open cases keep growing); the database is kept when `--database-url`
+//!       names one)
 //! Or against a running server:
 //!   cargo bench --bench ingest_load -- --url http://127.0.0.1:8080 --token arb_...
 
@@ -64,6 +70,10 @@ struct Options {
     compare: usize,
     /// `[database] sqlite_synchronous` of the in-process service (`full` by default).
     synchronous: SqliteSynchronous,
+    /// Archive sizes at which to time the ingest of one database grown from empty.
+    grow: Vec<usize>,
+    /// Games timed before each `grow` mark.
+    window: usize,
 }
 
 fn options() -> Options {
@@ -82,6 +92,8 @@ fn options() -> Options {
         apply_batch: None,
         compare: 0,
         synchronous: SqliteSynchronous::Full,
+        grow: Vec::new(),
+        window: 5000,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -105,6 +117,15 @@ fn options() -> Options {
                     _ => SqliteSynchronous::Full,
                 }
             }
+            "--grow" => {
+                o.grow = value
+                    .unwrap_or_default()
+                    .split(',')
+                    .filter_map(|mark| mark.trim().parse().ok())
+                    .collect();
+                o.grow.sort_unstable();
+            }
+            "--window" => o.window = value.and_then(|v| v.parse().ok()).unwrap_or(o.window),
             "--compare" => o.compare = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--warm-up" => o.warm_up = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--players-apart" => o.players_apart = value.and_then(|v| v.parse().ok()).unwrap_or(0),
@@ -240,14 +261,27 @@ impl QueueSampler {
 fn body(games: &[String], i: usize, offensive_every: usize, players_apart: usize) -> String {
     let (number, mut text) = common::replicated(games, i);
     if players_apart > 0 {
+        let suffix = format!("_{}", i % players_apart);
         for colour in ["Red", "Blue", "Yellow", "Green"] {
             let tag = format!("[{colour} \"");
             if let Some(start) = text.find(&tag).map(|at| at + tag.len()) {
                 if let Some(len) = text[start..].find('"') {
                     let name = text[start..start + len].trim().to_string();
-                    let apart = format!("{name}_{}", i % players_apart);
-                    text.replace_range(start..start + len, &apart);
+                    text.replace_range(start..start + len, &format!("{name}{suffix}"));
                 }
+            }
+        }
+        // The Result tag names the players too ("Spaksi: 85 - rasulk: 10 - ...").
+        if let Some(start) = text.find("[Result \"").map(|at| at + 9) {
+            if let Some(len) = text[start..].find('"') {
+                let renamed: Vec<String> = text[start..start + len]
+                    .split(" - ")
+                    .map(|part| match part.rsplit_once(": ") {
+                        Some((name, points)) => format!("{name}{suffix}: {points}"),
+                        None => part.to_string(),
+                    })
+                    .collect();
+                text.replace_range(start..start + len, &renamed.join(" - "));
             }
         }
     }
@@ -317,6 +351,9 @@ fn post(
     }
     let mut sink = vec![0u8; length];
     reader.read_exact(&mut sink)?;
+    if !(200..300).contains(&status) {
+        eprintln!("status {status}: {}", String::from_utf8_lossy(&sink));
+    }
     Ok(status)
 }
 
@@ -478,6 +515,83 @@ fn measure_in_process(o: &Options, games: &[String], conduct: bool) -> Measured 
     measured
 }
 
+/// Open cases, their entries and the largest one's, as the database holds them now.
+fn open_cases(watch: &store::DbPool) -> (i64, i64, i64) {
+    use arbiter::store::schema::cases;
+    use diesel::dsl::{count_star, max, sum};
+    use diesel::prelude::*;
+    let mut conn = watch.get().expect("connection");
+    let (open, entries, largest): (i64, Option<i64>, Option<i32>) = cases::table
+        .filter(cases::status.eq("open"))
+        .select((
+            count_star(),
+            sum(cases::entry_count),
+            max(cases::entry_count),
+        ))
+        .first(&mut *conn)
+        .expect("open cases");
+    (open, entries.unwrap_or(0), i64::from(largest.unwrap_or(0)))
+}
+
+/// `--grow`: one database grown from empty; at each mark the last `--window` games before it
+/// are timed, so a rate that falls with the archive's size shows.
+fn grow(o: &Options, games: &[String]) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = o
+        .database_url
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}", dir.path().join("grow.db").display()));
+    let server = start_server(o, url, o.conduct);
+    let bodies = |range: std::ops::Range<usize>| -> Vec<String> {
+        range
+            .map(|i| body(games, i, o.offensive_every, o.players_apart))
+            .collect()
+    };
+    let since_empty = Instant::now();
+    let mut posted = 0;
+    for &mark in &o.grow {
+        let timed_from = mark.saturating_sub(o.window).max(posted);
+        // Untimed, in slices, so the bodies of a million games are never held at once.
+        while posted < timed_from {
+            let to = (posted + 20_000).min(timed_from);
+            let (_, failures) = post_all(
+                server.addr,
+                &server.token,
+                bodies(posted..to),
+                o.concurrency,
+            );
+            if failures > 0 {
+                println!("games {posted}..{to}: {failures} failed");
+            }
+            posted = to;
+        }
+        let window = bodies(timed_from..mark);
+        let started = Instant::now();
+        let (mut latencies, failures) = post_all(server.addr, &server.token, window, o.concurrency);
+        let seconds = started.elapsed().as_secs_f64();
+        posted = mark;
+        latencies.sort_unstable();
+        let pct = |p: f64| {
+            latencies
+                .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+                .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        };
+        let (open, entries, largest) = open_cases(&server.watch);
+        println!(
+            "at {mark} games: {:.0} games/s over the last {} ({} connections), p50 {:.1} ms, \
+             p99 {:.1} ms, {failures} failed; {open} open cases, {entries} entries, the largest \
+             {largest}; {:.0} s since empty",
+            latencies.len() as f64 / seconds,
+            latencies.len(),
+            o.concurrency,
+            pct(0.50),
+            pct(0.99),
+            since_empty.elapsed().as_secs_f64()
+        );
+    }
+    server.stop();
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let n = values.len();
@@ -555,6 +669,7 @@ fn main() {
             eprintln!("--url needs --token (a server token)");
             std::process::exit(2);
         }
+        _ if !o.grow.is_empty() => grow(&o, &games),
         _ if o.compare > 0 => compare(&o, &games),
         _ => {
             measure_in_process(&o, &games, o.conduct);

@@ -6,12 +6,11 @@ use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;
 use actix_web::middleware::{from_fn, ErrorHandlers};
 use actix_web::{web, App, HttpRequest, HttpResponse};
-use utoipa_swagger_ui::SwaggerUi;
 
 use super::error::ApiError;
 use super::state::AppState;
 use super::{
-    body_deadline, console, frame_headers, json, limits, metrics_endpoint, middleware, openapi,
+    body_deadline, console, docs_page, frame_headers, json, limits, metrics_endpoint, middleware,
     route_table,
 };
 
@@ -40,9 +39,8 @@ where
         .app_data(json::json_config(body_limit))
         .app_data(json::query_config())
         .app_data(json::path_config())
-        .service(web::resource("/docs").route(web::get().to(docs_redirect)))
         // Before the /api/v1 scope, which would otherwise claim /api/v1/openapi.json.
-        .service(SwaggerUi::new("/docs/{_:.*}").url(openapi::OPENAPI_PATH, openapi::document()))
+        .configure(docs_page::configure)
         .configure(console::configure)
         .configure(route_table::configure)
         .configure(|cfg| metrics_endpoint::configure_on_api_listener(cfg, &metrics))
@@ -58,12 +56,6 @@ where
         .wrap(from_fn(middleware::observe))
         // Outermost, so refusals by the middleware above and contained panics carry it too.
         .wrap(from_fn(frame_headers::deny_framing))
-}
-
-async fn docs_redirect() -> HttpResponse {
-    HttpResponse::Found()
-        .insert_header((actix_web::http::header::LOCATION, "/docs/"))
-        .finish()
 }
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {

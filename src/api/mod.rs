@@ -15,6 +15,7 @@ pub mod clock;
 pub mod connection_limits;
 pub mod console;
 pub mod cursor_key;
+pub mod docs_page;
 pub mod error;
 pub mod frame_headers;
 pub mod jobs;

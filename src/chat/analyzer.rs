@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::ffa::Cues;
 use super::ffa_policy::FfaPolicy;
-use super::lexicon::{AutomatonKind, Lexicon, LexiconError, LexiconSources};
+use super::lexicon::{Lexicon, LexiconError, LexiconSources};
 use super::mention::BoardWords;
 use super::pii::PiiPatterns;
 use super::spam::{SpamSettings, SpamTracker};
@@ -68,29 +68,20 @@ impl Analyzer {
         sources: LexiconSources<'_>,
         settings_toml: &str,
     ) -> Result<Analyzer, AnalyzerError> {
-        Analyzer::build(
-            sources,
-            settings_toml,
-            &WordList::default(),
-            AutomatonKind::Fast,
-        )
+        Analyzer::build(sources, settings_toml, &WordList::default())
     }
 
     /// From the embedded data with the admins' word list over it.
-    pub fn with_word_list(
-        admins: &WordList,
-        kind: AutomatonKind,
-    ) -> Result<Analyzer, AnalyzerError> {
-        Analyzer::build(LexiconSources::default(), CHAT_SETTINGS_TOML, admins, kind)
+    pub fn with_word_list(admins: &WordList) -> Result<Analyzer, AnalyzerError> {
+        Analyzer::build(LexiconSources::default(), CHAT_SETTINGS_TOML, admins)
     }
 
     pub fn build(
         sources: LexiconSources<'_>,
         settings_toml: &str,
         admins: &WordList,
-        kind: AutomatonKind,
     ) -> Result<Analyzer, AnalyzerError> {
-        let lexicon = Lexicon::build(sources, admins, kind).map_err(AnalyzerError::Lexicon)?;
+        let lexicon = Lexicon::build(sources, admins).map_err(AnalyzerError::Lexicon)?;
         let cues = Cues::new(&lexicon.cue_names);
         let flag_texts = lexicon
             .entries

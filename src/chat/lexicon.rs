@@ -189,16 +189,11 @@ impl Lexicon {
     }
 
     pub fn from_sources(sources: LexiconSources<'_>) -> Result<Lexicon, LexiconError> {
-        Lexicon::build(sources, &WordList::default(), AutomatonKind::Fast)
+        Lexicon::build(sources, &WordList::default())
     }
 
-    /// The lexicon of `sources` with the admins' terms and allowed words over it, its
-    /// automaton of `kind`.
-    pub fn build(
-        sources: LexiconSources<'_>,
-        admins: &WordList,
-        kind: AutomatonKind,
-    ) -> Result<Lexicon, LexiconError> {
+    /// The lexicon of `sources` with the admins' terms and allowed words over it.
+    pub fn build(sources: LexiconSources<'_>, admins: &WordList) -> Result<Lexicon, LexiconError> {
         let mut allow_terms: Vec<String> = words_of_list(sources.allowlist_txt)
             .map(str::to_lowercase)
             .collect();
@@ -218,7 +213,7 @@ impl Lexicon {
         for (word, bits) in &cue_words {
             builder.add(&mut line, word, PatternRole::Cue(*bits), true, true);
         }
-        let automaton = build_automaton(&builder.texts, kind)?;
+        let automaton = build_automaton(&builder.texts)?;
         let nationalities = words_of_list(sources.nationalities_txt)
             .map(|w| {
                 line.normalize(w);
@@ -339,26 +334,14 @@ fn parse_cue_sets(text: &str) -> Result<(CueNames, HashMap<String, u64>), Lexico
     Ok((cue_names, cue_words))
 }
 
-/// Which automaton the lexicon is searched with: both find the same matches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AutomatonKind {
-    /// The service's: a full DFA, the fastest overlapping search (no failure transitions),
-    /// which dominates the per-line cost, for a build of tens of megabytes and a fraction of a
-    /// second.
-    Fast,
-    /// A contiguous NFA: a few megabytes, built several times faster, searched more slowly.
-    /// For a lexicon used for one line, as the admins' "test this line" with a draft term.
-    Small,
-}
-
-fn build_automaton(texts: &[String], kind: AutomatonKind) -> Result<AhoCorasick, LexiconError> {
-    let kind = match kind {
-        AutomatonKind::Fast => AhoCorasickKind::DFA,
-        AutomatonKind::Small => AhoCorasickKind::ContiguousNFA,
-    };
+/// A contiguous NFA over every pattern: about 1 MB where a full DFA of the same patterns
+/// holds about 110 MB, and built several times faster. It searches more slowly (failure
+/// transitions), which the analyser's figure of issue #44 allows: `cargo bench --bench chat`
+/// and docs/performance.md have both.
+fn build_automaton(texts: &[String]) -> Result<AhoCorasick, LexiconError> {
     AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
-        .kind(Some(kind))
+        .kind(Some(AhoCorasickKind::ContiguousNFA))
         .build(texts)
         .map_err(|e| LexiconError {
             file: "lexicon",

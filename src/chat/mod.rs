@@ -47,7 +47,7 @@ pub use ffa_policy::{FfaPolicy, ResignTalk};
 pub use game_chat::{
     analyze_game_chat, ChatLine, GameChatAnalysis, GameChatContext, GameLineAnalysis, SenderSummary,
 };
-pub use lexicon::{AutomatonKind, Lexicon, LexiconError, LexiconSources, MatchMode};
+pub use lexicon::{Lexicon, LexiconError, LexiconSources, MatchMode};
 pub use line_analysis::{analyze_line, analyze_line_with, LineAnalysis, Scratch};
 pub use line_context::{Channel, LineContext, Variant};
 pub use mention::{Mention, MentionKind, SquareName, Tense};

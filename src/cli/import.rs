@@ -82,10 +82,7 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
     let analyzer = if word_list.is_empty() {
         crate::chat::Analyzer::shared()?
     } else {
-        Arc::new(crate::chat::Analyzer::with_word_list(
-            &word_list,
-            crate::chat::AutomatonKind::Fast,
-        )?)
+        Arc::new(crate::chat::Analyzer::with_word_list(&word_list)?)
     };
     let policy = settings
         .moderation

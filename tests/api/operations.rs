@@ -128,6 +128,14 @@ async fn documentation_page_is_served_offline() {
         "{}",
         config.text()
     );
+    assert_eq!(app.get("/docs/swagger-ui.css", None).await.status, 200);
+    // Only what the page loads is built in: no source maps, no other bundles.
+    for absent in [
+        "/docs/swagger-ui-bundle.js.map",
+        "/docs/swagger-ui-es-bundle.js",
+    ] {
+        assert_eq!(app.get(absent, None).await.status, 404, "{absent}");
+    }
 }
 
 #[actix_web::test]

@@ -22,6 +22,14 @@ fn analyzer_is_shareable() {
     assert_send_sync::<Analyzer>();
 }
 
+/// Every instance holds the automaton, so its size is the service's footprint (issue #44:
+/// the full DFA it replaced held about 110 MB).
+#[test]
+fn the_lexicon_automaton_holds_a_few_megabytes() {
+    let bytes = analyzer().lexicon().memory_usage();
+    assert!(bytes < 8_000_000, "{bytes} bytes");
+}
+
 #[test]
 fn obfuscated_words_are_flagged_with_exact_spans() {
     for (text, expected) in [

@@ -4,9 +4,8 @@
 //! to build).
 
 use arbiter::chat::{
-    analyze_game_chat, analyze_line, Action, AddedTerm, Analyzer, AutomatonKind, Category, Channel,
-    ChatLine, GameChatContext, LineAnalysis, LineContext, MatchMode, Severity, Strictness, Variant,
-    WordList,
+    analyze_game_chat, analyze_line, Action, AddedTerm, Analyzer, Category, Channel, ChatLine,
+    GameChatContext, LineAnalysis, LineContext, MatchMode, Severity, Strictness, Variant, WordList,
 };
 
 fn term(text: &str, category: Category, severity: Severity, mode: MatchMode) -> AddedTerm {
@@ -19,7 +18,7 @@ fn term(text: &str, category: Category, severity: Severity, mode: MatchMode) -> 
 }
 
 fn with(list: &WordList) -> Analyzer {
-    Analyzer::with_word_list(list, AutomatonKind::Small).expect("builds")
+    Analyzer::with_word_list(list).expect("builds")
 }
 
 fn line(analyzer: &Analyzer, text: &str) -> LineAnalysis {

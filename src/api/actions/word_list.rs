@@ -17,8 +17,7 @@ use crate::api::views::word_list::{LineTestView, StrictnessView, WordListEntryVi
 use crate::chat::context::analyze_line_in_context;
 use crate::chat::word_list::{check_allowed_word, check_term, AddedTerm};
 use crate::chat::{
-    Analyzer, AutomatonKind, Category, Channel, EntryKind, LineContext, MatchMode, Severity,
-    Strictness, Variant,
+    Analyzer, Category, Channel, EntryKind, LineContext, MatchMode, Severity, Strictness, Variant,
 };
 use crate::moderation::WordListEntryId;
 use crate::store::{self, word_list};
@@ -300,14 +299,11 @@ pub async fn test_line(state: &AppState, body: LineTest) -> Result<LineTestView,
     };
     let mut list = state.read(word_list::in_force).await?.1;
     add_draft(&mut list, draft)?;
-    // A small automaton: built in a tenth of the service's time, for this one line.
     let text = body.text;
-    let with_draft = web::block(move || {
-        Analyzer::with_word_list(&list, AutomatonKind::Small).map(|a| judge(&a, &text))
-    })
-    .await
-    .map_err(|e| ApiError::internal(format!("building the draft analyser: {e}")))?
-    .map_err(|e| ApiError::internal(format!("building the draft analyser: {e}")))?;
+    let with_draft = web::block(move || Analyzer::with_word_list(&list).map(|a| judge(&a, &text)))
+        .await
+        .map_err(|e| ApiError::internal(format!("building the draft analyser: {e}")))?
+        .map_err(|e| ApiError::internal(format!("building the draft analyser: {e}")))?;
     Ok(LineTestView {
         current,
         with_draft: Some(with_draft),

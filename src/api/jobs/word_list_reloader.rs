@@ -12,7 +12,7 @@ use actix_web::web;
 use super::job::{AfterPass, Job};
 use crate::api::error::ApiError;
 use crate::api::state::AppState;
-use crate::chat::{Analyzer, AutomatonKind};
+use crate::chat::Analyzer;
 use crate::store::word_list;
 
 pub struct WordListReloader {
@@ -75,7 +75,7 @@ pub async fn reload_word_list(state: &AppState) -> Result<bool, ApiError> {
         ))
     } else {
         let words = list.clone();
-        web::block(move || Analyzer::with_word_list(&words, AutomatonKind::Fast).map(Arc::new))
+        web::block(move || Analyzer::with_word_list(&words).map(Arc::new))
             .await
             .map_err(|e| ApiError::internal(format!("rebuilding the chat analyser: {e}")))?
     };
