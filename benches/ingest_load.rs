@@ -455,11 +455,7 @@ fn measure(
     let seconds = (last_response - started).as_secs_f64();
     let deepest_queue = sampler.map(QueueSampler::stop);
     latencies.sort_unstable();
-    let pct = |p: f64| {
-        latencies
-            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-    };
+    let pct = |p: f64| percentile_ms(&latencies, p);
     let posted = latencies.len() as f64 / seconds;
     println!(
         "ingest (conduct {}): {} games with 20 chat lines, {} connections, {seconds:.2} s: \
@@ -513,6 +509,12 @@ fn measure_in_process(o: &Options, games: &[String], conduct: bool) -> Measured 
     );
     server.stop();
     measured
+}
+
+/// The `p` quantile of sorted latencies, in milliseconds.
+fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
+    let at = ((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1));
+    sorted.get(at).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
 /// Open cases, their entries and the largest one's, as the database holds them now.
@@ -571,11 +573,7 @@ fn grow(o: &Options, games: &[String]) {
         let seconds = started.elapsed().as_secs_f64();
         posted = mark;
         latencies.sort_unstable();
-        let pct = |p: f64| {
-            latencies
-                .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
-                .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-        };
+        let pct = |p: f64| percentile_ms(&latencies, p);
         let (open, entries, largest) = open_cases(&server.watch);
         println!(
             "at {mark} games: {:.0} games/s over the last {} ({} connections), p50 {:.1} ms, \

@@ -1344,12 +1344,11 @@ fn intention_first_person(v: &View<'_>) -> Option<Found> {
                 continue;
             }
             let verb_word = v.word(v.live[k]);
-            let clause_first = (0..=s).rev().take_while(|&j| v.same_clause(j, s)).last();
             let marked = bare_future
                 || matches!(subject_word, "il" | "ima" | "imma")
                 || (subject_word == "im" && verb_word.ends_with("ing"))
                 || (s + 1..k).any(|j| v.at(j) & marker != 0)
-                || clause_first.is_some_and(|f| (f..s).any(|j| v.at(j) & c.future != 0));
+                || (v.clause_first(s)..s).any(|j| v.at(j) & c.future != 0);
             if !marked {
                 continue;
             }

@@ -174,8 +174,11 @@ fn is_contact_number(text: &str, start: usize, number: &str) -> bool {
         return true;
     }
     let after: Vec<String> = words(&text[start + number.len()..]).take(3).collect();
-    let near = || before.iter().chain(&after);
-    near().any(|w| CONTACT_WORDS.contains(&w.as_str())) || owned_number(text)
+    before
+        .iter()
+        .chain(&after)
+        .any(|w| CONTACT_WORDS.contains(&w.as_str()))
+        || owned_number(text)
 }
 
 /// Whether `text` names someone's number ("my number", "your num") and no game.
