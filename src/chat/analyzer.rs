@@ -8,6 +8,7 @@ use super::ffa_policy::FfaPolicy;
 use super::lexicon::{Lexicon, LexiconError, LexiconSources};
 use super::mention::BoardWords;
 use super::pii::PiiPatterns;
+use super::scorer::{self, Model};
 use super::spam::{SpamSettings, SpamTracker};
 use super::strictness::StrictnessLevels;
 use super::types::Category;
@@ -22,6 +23,7 @@ pub enum AnalyzerError {
     Lexicon(LexiconError),
     Pattern(String),
     Settings(String),
+    Scorer(String),
 }
 
 impl std::fmt::Display for AnalyzerError {
@@ -30,6 +32,7 @@ impl std::fmt::Display for AnalyzerError {
             AnalyzerError::Lexicon(e) => write!(f, "lexicon: {e}"),
             AnalyzerError::Pattern(e) => write!(f, "pattern: {e}"),
             AnalyzerError::Settings(e) => write!(f, "chat settings: {e}"),
+            AnalyzerError::Scorer(e) => write!(f, "learned scorer weights: {e}"),
         }
     }
 }
@@ -49,6 +52,8 @@ pub struct Analyzer {
     pub(super) strictness: StrictnessLevels,
     /// Rule and explanation of each lexicon entry, written once.
     pub(super) flag_texts: Vec<EntryTexts>,
+    /// The learned scorer (`models/chat_scorer/`); its weights stay in the binary.
+    pub(super) scorer: Model,
 }
 
 #[derive(Clone, Debug)]
@@ -104,6 +109,7 @@ impl Analyzer {
             spam: SpamSettings::parse(settings_toml).map_err(AnalyzerError::Settings)?,
             ffa_policy: FfaPolicy::parse(settings_toml).map_err(AnalyzerError::Settings)?,
             strictness: admins.strictness.clone(),
+            scorer: scorer::embedded().map_err(|e| AnalyzerError::Scorer(e.to_string()))?,
         })
     }
 
@@ -145,6 +151,17 @@ impl Analyzer {
     pub fn with_ffa_policy(mut self, policy: FfaPolicy) -> Analyzer {
         self.ffa_policy = policy;
         self
+    }
+
+    /// This analyser with other learned-scorer weights (a model just trained, in its report).
+    pub fn with_scorer(mut self, model: Model) -> Analyzer {
+        self.scorer = model;
+        self
+    }
+
+    /// The learned scorer's model.
+    pub fn scorer(&self) -> &Model {
+        &self.scorer
     }
 
     /// A fresh spam tracker for one game, with this analyser's thresholds.

@@ -1,5 +1,5 @@
-//! One line analysed: normalised once into reusable buffers, then offensive language,
-//! personal information, per-line spam and, where they apply, the FFA chat rules (with the
+//! One line analysed: normalised once into reusable buffers, then offensive language (the
+//! lexicon, then the learned scorer's reading joined to it), personal information, per-line spam and, where they apply, the FFA chat rules (with the
 //! board verdict the line's context carries).
 
 use std::cell::RefCell;
@@ -13,6 +13,7 @@ use super::mention::{self, Mention, Tense};
 use super::normalize::NormalizedLine;
 use super::offensive;
 use super::pii;
+use super::scorer::{self, ScorerScratch};
 use super::spam::{self, LineFingerprint};
 use super::types::{Action, Category, CategoryGroup, Flag, Severity, Span};
 
@@ -51,6 +52,7 @@ pub struct Scratch {
     spam: Vec<spam::SpamHit>,
     mentions: Vec<Mention>,
     ffa: ffa::FfaScratch,
+    scorer: ScorerScratch,
 }
 
 impl Scratch {
@@ -88,6 +90,14 @@ pub fn analyze_line_with(
     offensive::scan(&analyzer.lexicon, &scratch.line, &mut scratch.scan);
     let mut analysis = LineAnalysis::default();
     scratch.push_offensive_flags(analyzer, &mut analysis);
+    scorer::judge(
+        &analyzer.scorer,
+        &scratch.line,
+        text,
+        scratch.scan.allowed(),
+        &mut scratch.scorer,
+        &mut analysis.flags,
+    );
     scratch.push_pii_flags(analyzer, text, &mut analysis.flags);
     scratch.push_spam_flags(analyzer, text, &mut analysis.flags);
     if context.ffa_rules_apply() {
@@ -125,6 +135,7 @@ impl Scratch {
                 explanation: hit.explanation.to_string(),
                 report_worthy: hit.category == Category::PersonalInfo,
                 evidence: None,
+                learned: None,
             });
         }
     }
@@ -204,6 +215,7 @@ fn lexicon_flag(analyzer: &Analyzer, line: &NormalizedLine, hit: &offensive::Hit
         },
         report_worthy,
         evidence: None,
+        learned: None,
     }
 }
 
@@ -224,6 +236,7 @@ fn record_ffa_outcome(line: &NormalizedLine, outcome: &FfaOutcome, analysis: &mu
             explanation: outcome.explanation.to_string(),
             report_worthy: outcome.report_worthy,
             evidence: outcome.evidence.clone(),
+            learned: None,
         });
     }
     analysis.ffa = Some(outcome.class);
@@ -239,6 +252,7 @@ pub(super) fn spam_flag(hit: &spam::SpamHit, span: Span) -> Flag {
         // The guide: report spam only when it floods the chat.
         report_worthy: matches!(hit.category, Category::Flooding | Category::Repetition),
         evidence: None,
+        learned: None,
     }
 }
 
@@ -283,6 +297,7 @@ fn harassment_by_origin(
                 explanation: "insults someone for their country or language".to_string(),
                 report_worthy: true,
                 evidence: None,
+                learned: None,
             });
             return;
         }

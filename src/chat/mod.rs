@@ -15,7 +15,8 @@
 //! the FFA policy settings ([`ffa_policy`]) decide where the site's documents disagree;
 //! [`spam`] keeps per-sender rates and repeats over a game. Admins lay their own terms, allowed
 //! words and strictness per category ([`word_list`], [`strictness`]) over the built-in files;
-//! the analyser is rebuilt from both when they change.
+//! the analyser is rebuilt from both when they change. Beside the lexicon, a learned model
+//! ([`scorer`]) reads hostility and hate where no listed word is used.
 
 pub mod analyzer;
 mod common_pairs_table;
@@ -34,6 +35,7 @@ pub mod normalize;
 mod offensive;
 mod pii;
 pub mod position_verdict;
+pub mod scorer;
 pub mod settings;
 pub mod spam;
 pub mod strictness;
@@ -56,5 +58,8 @@ pub use position_verdict::PositionVerdict;
 pub use settings::{ChatSettings, MAX_CHAT_WINDOW_GAMES};
 pub use spam::{LineFingerprint, SpamSettings, SpamTracker};
 pub use strictness::{Strictness, StrictnessLevels};
-pub use types::{Action, Category, CategoryGroup, Flag, PositionEvidence, Severity, Span};
+pub use types::{
+    Action, Category, CategoryGroup, Flag, LearnedEffect, LearnedEvidence, LearnedHead,
+    PositionEvidence, Severity, Span,
+};
 pub use word_list::{AddedTerm, EntryKind, TermProblem, WordList};

@@ -45,6 +45,11 @@ pub(crate) fn scan(lexicon: &Lexicon, line: &NormalizedLine, scratch: &mut ScanS
 }
 
 impl ScanScratch {
+    /// The matching-form ranges of allowed (innocent) words found in the line.
+    pub fn allowed(&self) -> &[(u32, u32)] {
+        &self.allow
+    }
+
     fn reset(&mut self, tokens: usize) {
         self.hits.clear();
         self.allow.clear();

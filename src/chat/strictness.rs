@@ -127,6 +127,7 @@ mod tests {
             explanation: "x".into(),
             report_worthy: severity >= Severity::High,
             evidence: None,
+            learned: None,
         }
     }
 

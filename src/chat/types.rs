@@ -215,6 +215,44 @@ pub struct Flag {
     pub report_worthy: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<PositionEvidence>,
+    /// What the learned scorer read in the line, on its own flags and on a lexicon flag it
+    /// confirmed or softened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learned: Option<LearnedEvidence>,
+}
+
+/// The learned scorer's reading of a line: which head, its score and the words that
+/// carried it (`docs/chat-analysis.md`, "The learned scorer").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LearnedEvidence {
+    pub head: LearnedHead,
+    /// The head's score in thousandths (0-1000).
+    pub score_per_mille: u16,
+    /// The words of the line that raised the score most, strongest first.
+    pub carried_by: Vec<String>,
+    pub effect: LearnedEffect,
+}
+
+/// The heads of the learned scorer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LearnedHead {
+    /// Hostility toward a person in any words.
+    Hostile,
+    /// Hate aimed at a group.
+    IdentityHate,
+}
+
+/// What the scorer did with the line's flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LearnedEffect {
+    /// A flag of its own, where the lexicon found nothing as severe.
+    Added,
+    /// A lexicon flag raised one severity: the line reads hostile too.
+    Confirmed,
+    /// A lexicon flag lowered one severity: the word is there, hostility is not.
+    Softened,
 }
 
 impl Flag {

@@ -12,6 +12,7 @@ mod pgn4_paths;
 mod pipe;
 pub mod retention;
 mod rules;
+pub mod train_scorer;
 
 use std::path::PathBuf;
 
@@ -76,6 +77,9 @@ pub enum Command {
     /// Purge the chat text and connection data whose retention period has passed, now
     /// (`--dry-run`: say what would be purged and held).
     Retention(retention::RetentionArgs),
+    /// Train the learned chat scorer from labelled corpus files and write its weights and
+    /// training report (`training/chat_scorer/README.md`).
+    TrainScorer(train_scorer::TrainScorerArgs),
 }
 
 #[derive(Debug, Args)]
@@ -83,6 +87,10 @@ pub struct ChatEvalArgs {
     /// Labelled files; the format is recognised from the first line.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Learned-scorer weights to use instead of the shipped ones (a model just trained by
+    /// `train-scorer`, before it replaces `models/chat_scorer/weights.bin`).
+    #[arg(long, value_name = "FILE")]
+    pub scorer_weights: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -125,6 +133,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Replay(args) => return rules::replay_files(args),
         Command::Perft(args) => return rules::run_perft(args),
         Command::ChatEval(args) => return chat_eval(args),
+        Command::TrainScorer(args) => return train_scorer::run(args),
         Command::Simulate(args) => return collusion::simulate(args),
         Command::Collusion(collusion::CollusionCommand::Scan(args)) => {
             return collusion::scan(args)
@@ -151,6 +160,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Replay(_)
         | Command::Perft(_)
         | Command::ChatEval(_)
+        | Command::TrainScorer(_)
         | Command::Simulate(_)
         | Command::Collusion(collusion::CollusionCommand::Scan(_)) => {
             unreachable!("handled above")
@@ -160,7 +170,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 
 fn chat_eval(args: &ChatEvalArgs) -> anyhow::Result<()> {
     use crate::chat::{eval, Analyzer, LineContext};
-    let analyzer = Analyzer::embedded().context("building the chat analyser")?;
+    let mut analyzer = Analyzer::embedded().context("building the chat analyser")?;
+    if let Some(path) = &args.scorer_weights {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let model = crate::chat::scorer::Model::parse(bytes.into())
+            .with_context(|| format!("{}", path.display()))?;
+        analyzer = analyzer.with_scorer(model);
+    }
     // Read and recognise every file first: a bad one fails the run before any scoring.
     let mut sets = Vec::with_capacity(args.files.len());
     for path in &args.files {

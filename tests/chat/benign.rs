@@ -46,6 +46,11 @@ const CONDA_MISLABELLED: &[&str] = &[
     "twitch.tv/miracle_doto",
     "Live streaming the game right now: www.twitch.tv/xarub Awesome people welcome!",
     "brazzers.com/reporn.exe",
+    // Abuse that CONDA labels clean, found by the learned scorer: "go fuck yourself" in
+    // Portuguese, an ableist slur at a player, a gendered slur.
+    "vai se fude",
+    "yep ur a mongoloid",
+    "It's Jessica the Feminazi!",
     // Abuse in other languages (Russian, Spanish, Portuguese, Polish, Turkish, Indonesian, Hindi, Vietnamese) that CONDA labels clean.
     "nahuy idi",
     "blya",

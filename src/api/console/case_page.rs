@@ -225,7 +225,11 @@ fn flagged_line(line: &FlaggedLineView, board: Option<&String>) -> Markup {
             ul {
                 @for flag in &line.flags {
                     li {
-                        span.pill { (wire_name(&flag.severity)) } " " strong { (spoken_name(&flag.category)) } ": " (flag.explanation)
+                        span.pill { (wire_name(&flag.severity)) } " " strong { (spoken_name(&flag.category)) }
+                        // A learned flag says so: its explanation gives the score and the
+                        // words that carried it (docs/chat-analysis.md, "The learned scorer").
+                        @if flag.rule.starts_with("learned:") { " " span.pill title="Read by the learned scorer, not a listed word" { "learned" } }
+                        ": " (flag.explanation)
                         @if let Some(finding) = &flag.evidence_finding { br; "On the board: " (finding) }
                     }
                 }

@@ -5,7 +5,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::chat::context::PositionCheck;
-use crate::chat::{Action, Category, FfaClass, Flag, LineAnalysis, Severity, Tense};
+use crate::chat::{
+    Action, Category, FfaClass, Flag, LearnedEffect, LearnedHead, LineAnalysis, Severity, Tense,
+};
 
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -61,6 +63,39 @@ pub struct LineCheckFlag {
     /// Whether the reporting guide says this alone is worth a report.
     pub report_worthy: bool,
     pub evidence: Option<EvidenceView>,
+    /// What the learned scorer read: on its own flags (`rule` `learned:hostile` or
+    /// `learned:identity_hate`) and on a lexicon flag it confirmed or softened.
+    pub learned: Option<LearnedView>,
+}
+
+/// The learned scorer's reading of the line.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LearnedView {
+    pub head: LearnedHeadName,
+    /// The head's score, 0 to 1.
+    pub score: f32,
+    /// The words that raised the score most, strongest first.
+    pub carried_by: Vec<String>,
+    pub effect: LearnedEffectName,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LearnedHeadName {
+    /// Hostility toward a person, in any words.
+    Hostile,
+    /// Hate aimed at a group.
+    IdentityHate,
+}
+
+/// What the scorer did: `added` a flag of its own, `confirmed` (raised) or `softened`
+/// (lowered) a lexicon flag.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LearnedEffectName {
+    Added,
+    Confirmed,
+    Softened,
 }
 
 /// What the rules engine found for the line's board mentions.
@@ -170,6 +205,19 @@ fn flag_view(text: &str, flag: Flag) -> LineCheckFlag {
             ply: e.ply,
             fen4: e.fen4,
             finding: e.finding,
+        }),
+        learned: flag.learned.map(|l| LearnedView {
+            head: match l.head {
+                LearnedHead::Hostile => LearnedHeadName::Hostile,
+                LearnedHead::IdentityHate => LearnedHeadName::IdentityHate,
+            },
+            score: f32::from(l.score_per_mille) / 1000.0,
+            carried_by: l.carried_by,
+            effect: match l.effect {
+                LearnedEffect::Added => LearnedEffectName::Added,
+                LearnedEffect::Confirmed => LearnedEffectName::Confirmed,
+                LearnedEffect::Softened => LearnedEffectName::Softened,
+            },
         }),
     }
 }
