@@ -8,6 +8,7 @@ use super::ffa_policy::FfaPolicy;
 use super::lexicon::{Lexicon, LexiconError, LexiconSources};
 use super::mention::BoardWords;
 use super::pii::PiiPatterns;
+use super::replies::{ReplyPhrases, REPLIES_TXT};
 use super::scorer::{self, Model};
 use super::spam::{SpamSettings, SpamTracker};
 use super::strictness::StrictnessLevels;
@@ -54,6 +55,8 @@ pub struct Analyzer {
     pub(super) flag_texts: Vec<EntryTexts>,
     /// The learned scorer (`models/chat_scorer/`); its weights stay in the binary.
     pub(super) scorer: Model,
+    /// Retorts and consent, read with the line they answer (`config/lexicons/replies.txt`).
+    pub(super) replies: ReplyPhrases,
 }
 
 #[derive(Clone, Debug)]
@@ -110,6 +113,7 @@ impl Analyzer {
             ffa_policy: FfaPolicy::parse(settings_toml).map_err(AnalyzerError::Settings)?,
             strictness: admins.strictness.clone(),
             scorer: scorer::embedded().map_err(|e| AnalyzerError::Scorer(e.to_string()))?,
+            replies: ReplyPhrases::parse(REPLIES_TXT).map_err(AnalyzerError::Settings)?,
         })
     }
 

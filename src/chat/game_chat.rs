@@ -2,6 +2,10 @@
 //! time and the repeated-abuse rule per sender.
 
 use super::analyzer::Analyzer;
+use super::conversation::{
+    read_in_conversation, Answered, Conversation, ConversationScratch, ReadLine,
+    CONVERSATION_WINDOW_MS, EARLIER_LINES,
+};
 use super::line_analysis::{analyze_line_with, recommend, spam_flag, LineAnalysis, Scratch};
 use super::line_context::{Channel, LineContext, Variant};
 use super::position_verdict::PositionVerdict;
@@ -59,6 +63,53 @@ pub struct GameChatAnalysis {
 /// report-worthy.
 const REPEATED_ABUSE_LINES: usize = 3;
 
+/// Line `earlier` was sent shortly enough before `line` to belong to its conversation.
+fn shortly_before(earlier: &ChatLine, line: &ChatLine) -> bool {
+    earlier.time_ms + CONVERSATION_WINDOW_MS >= line.time_ms
+}
+
+/// The sender's lines just before line `index`, oldest first, with their analyses.
+fn earlier_lines<'a>(
+    lines: &'a [ChatLine],
+    analysed: &'a [GameLineAnalysis],
+    index: usize,
+) -> Vec<ReadLine<'a>> {
+    let line = &lines[index];
+    let mut earlier: Vec<ReadLine<'a>> = (0..index)
+        .rev()
+        .take_while(|&j| shortly_before(&lines[j], line))
+        .filter(|&j| lines[j].sender == line.sender && lines[j].channel == line.channel)
+        .take(EARLIER_LINES)
+        .map(|j| ReadLine {
+            text: &lines[j].text,
+            analysis: &analysed[j].analysis,
+        })
+        .collect();
+    earlier.reverse();
+    earlier
+}
+
+/// The line that line `index` answers: the last one someone else wrote in its channel
+/// shortly before it.
+fn answered_line<'a>(
+    lines: &'a [ChatLine],
+    analysed: &'a [GameLineAnalysis],
+    index: usize,
+) -> Option<Answered<'a>> {
+    let line = &lines[index];
+    (0..index)
+        .rev()
+        .take_while(|&j| shortly_before(&lines[j], line))
+        .find(|&j| lines[j].channel == line.channel && lines[j].sender != line.sender)
+        .map(|j| Answered {
+            sender: &lines[j].sender,
+            line: ReadLine {
+                text: &lines[j].text,
+                analysis: &analysed[j].analysis,
+            },
+        })
+}
+
 /// Analyses a whole chat log, with the spam tracker and the repeated-abuse rule.
 /// `positions` may give a verdict per line index (same length as `lines`, or empty).
 pub fn analyze_game_chat(
@@ -69,6 +120,7 @@ pub fn analyze_game_chat(
 ) -> GameChatAnalysis {
     let mut tracker = analyzer.spam_tracker();
     let mut scratch = Scratch::new();
+    let mut conversation_scratch = ConversationScratch::default();
     let mut out = GameChatAnalysis::default();
     for (index, chat) in lines.iter().enumerate() {
         let ended = match (chat.ply, game.ended_at_ply) {
@@ -90,6 +142,19 @@ pub fn analyze_game_chat(
         }
         analyzer.strictness().apply(&mut analysis.flags, line_flags);
         analysis.action = recommend(&analysis.flags);
+        let earlier = earlier_lines(lines, &out.lines, index);
+        let conversation = Conversation {
+            earlier: &earlier,
+            answering: answered_line(lines, &out.lines, index),
+        };
+        read_in_conversation(
+            analyzer,
+            &mut conversation_scratch,
+            &context,
+            &chat.text,
+            &conversation,
+            &mut analysis,
+        );
 
         let at = match out.senders.iter().position(|s| s.sender == chat.sender) {
             Some(i) => i,

@@ -253,6 +253,9 @@ pub enum LearnedEffect {
     Confirmed,
     /// A lexicon flag lowered one severity: the word is there, hostility is not.
     Softened,
+    /// A flag of its own, read with the sender's lines just before this one: a sentence
+    /// split over several lines.
+    WithEarlierLines,
 }
 
 impl Flag {

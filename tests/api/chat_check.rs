@@ -515,3 +515,95 @@ async fn a_bare_check_is_judged_by_who_gave_check() {
     assert_eq!(body["ffa"], "check_announcement", "{body}");
     assert_eq!(body["action"], "allow", "{body}");
 }
+
+#[actix_web::test]
+async fn a_reply_is_judged_with_the_line_it_answers() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+
+    // Consent to an alliance, in an FFA game: collusion, as the offer is.
+    let offer = json!({ "sender": "Spaksi", "text": "wanna team up against red?" });
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "ok deal", "answering": offer }),
+    )
+    .await;
+    let consent = flag(&body, "collusion").unwrap_or_else(|| panic!("{body}"));
+    assert_eq!(consent["rule"], "conversation:agrees", "{body}");
+    assert_eq!(body["ffa"], "collusion", "{body}");
+    let alone = check(&app, &server, json!({ "text": "ok deal" })).await;
+    assert!(categories(&alone).is_empty(), "{alone}");
+    let teams = json!({ "text": "ok deal", "answering": offer, "variant": "teams" });
+    assert!(categories(&check(&app, &server, teams).await).is_empty());
+
+    // A retort to an insult is an insult.
+    let insult = json!({ "sender": "Spaksi", "text": "you are a fucking idiot" });
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "same to you", "answering": insult }),
+    )
+    .await;
+    let retort = flag(&body, "insult").unwrap_or_else(|| panic!("{body}"));
+    assert_eq!(retort["rule"], "conversation:echo", "{body}");
+    assert_eq!(retort["matched"], "same to you");
+    assert_ne!(body["action"], "allow", "{body}");
+}
+
+#[actix_web::test]
+async fn conversation_fields_are_checked_and_named() {
+    let app = TestApp::spawn().await;
+    let server = app.token(TokenRole::Server, "game-server");
+
+    let six = vec!["gg"; 6];
+    let response = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "hi", "earlier_lines": six }),
+        )
+        .await;
+    let error = response.assert_error(422, "too_many_earlier_lines");
+    assert_eq!(error["details"]["field"], "earlier_lines");
+    assert_eq!(error["details"]["max_items"], 5);
+
+    let long = "a".repeat(501);
+    let response = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "hi", "earlier_lines": ["gg", long] }),
+        )
+        .await;
+    let error = response.assert_error(422, "text_too_long");
+    assert_eq!(error["details"]["field"], "earlier_lines[1]");
+
+    let response = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "hi", "answering": { "sender": " ", "text": "gg" } }),
+        )
+        .await;
+    let error = response.assert_error(422, "invalid_sender");
+    assert_eq!(error["details"]["field"], "answering.sender");
+
+    let response = app
+        .post_json(
+            PATH,
+            Some(&server),
+            &json!({ "text": "hi", "answering": { "text": "gg" } }),
+        )
+        .await;
+    response.assert_error(400, "invalid_json");
+
+    // Earlier lines that say nothing leave a clean line clean.
+    let body = check(
+        &app,
+        &server,
+        json!({ "text": "good game everyone", "earlier_lines": ["well played", "that was close"] }),
+    )
+    .await;
+    assert!(categories(&body).is_empty(), "{body}");
+}

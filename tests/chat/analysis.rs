@@ -278,6 +278,55 @@ fn game_chat_spam_post_game_and_repeated_abuse() {
     assert_eq!(rude.offensive_lines, 3);
 }
 
+/// In a game's log a reply is read with the line it answers: the last line someone else
+/// wrote in the channel within 30 seconds.
+#[test]
+fn game_chat_reads_replies_with_the_line_they_answer() {
+    let analyzer = analyzer();
+    let game = GameChatContext {
+        variant: Variant::Ffa,
+        diplomacy: false,
+        ended_at_ply: Some(100),
+        ended_at_ms: None,
+    };
+    let lines = vec![
+        chat(1_000, 10, "blue", "wanna team up against red?"),
+        chat(5_000, 10, "yellow", "ok deal"),
+        chat(20_000, 12, "green", "you are a fucking idiot"),
+        chat(22_000, 12, "red", "same to you"),
+        // Long after the offer: consent to nothing in view.
+        chat(200_000, 40, "blue", "nice move"),
+        chat(300_000, 44, "yellow", "ok"),
+    ];
+    let result = analyze_game_chat(analyzer, &game, &lines, &[]);
+    let consent = &result.lines[1].analysis;
+    assert!(consent.has(Category::Collusion), "{consent:?}");
+    assert_eq!(consent.ffa, Some(FfaClass::Collusion));
+    let flag = consent
+        .flags
+        .iter()
+        .find(|f| f.rule == "conversation:agrees")
+        .expect("consent flag");
+    assert!(flag.explanation.contains("blue's"), "{}", flag.explanation);
+    let retort = &result.lines[3].analysis;
+    assert!(retort.has(Category::Insult), "{retort:?}");
+    assert!(result.lines[5].analysis.flags.is_empty());
+    let yellow = result
+        .senders
+        .iter()
+        .find(|s| s.sender == "yellow")
+        .expect("summary");
+    assert_eq!(yellow.rule_violating_lines, 1);
+
+    // In a diplomacy game, negotiation is allowed, and so is consent.
+    let diplomacy = GameChatContext {
+        diplomacy: true,
+        ..game
+    };
+    let result = analyze_game_chat(analyzer, &diplomacy, &lines[..2], &[]);
+    assert!(result.lines[1].analysis.flags.is_empty());
+}
+
 #[test]
 fn results_round_trip_as_json() {
     let analysis = line("f*ck you, check red");

@@ -229,6 +229,9 @@ fn flagged_line(line: &FlaggedLineView, board: Option<&String>) -> Markup {
                         // A learned flag says so: its explanation gives the score and the
                         // words that carried it (docs/chat-analysis.md, "The learned scorer").
                         @if flag.rule.starts_with("learned:") { " " span.pill title="Read by the learned scorer, not a listed word" { "learned" } }
+                        // A flag read with the line it answers or the sender's line before it
+                        // (docs/chat-analysis.md, "Conversation in view").
+                        @if flag.rule.starts_with("conversation:") || flag.rule.ends_with(":earlier_lines") { " " span.pill title="Read with the lines around it, not alone" { "in conversation" } }
                         ": " (flag.explanation)
                         @if let Some(finding) = &flag.evidence_finding { br; "On the board: " (finding) }
                     }

@@ -17,6 +17,7 @@ use crate::api::views::chat::{
 };
 use crate::archive::{name_problem, MAX_NAME_CHARS};
 use crate::chat::context::{analyze_line_in_context, BoardContext};
+use crate::chat::conversation::{read_in_given_conversation, GivenConversation};
 use crate::chat::{self, LineContext};
 use crate::moderation::standing::Standing;
 use crate::rules::geometry::Seat;
@@ -87,7 +88,32 @@ pub struct ChatCheckRequest {
     /// Plies played when the line was sent, from 0 to the game's number of plies; default the
     /// end of the game. Needs `game_id` or `pgn4`.
     pub ply: Option<u32>,
+    /// The sender's lines just before this one in the game, oldest first (at most 5, each at
+    /// most 500 characters). The last two unflagged ones are read joined with the line, for
+    /// a sentence split over several lines (`learned.effect` `with_earlier_lines`).
+    #[schema(example = json!(["women"]))]
+    pub earlier_lines: Option<Vec<String>>,
+    /// The line this one answers: the last line someone else wrote in the channel. A retort
+    /// ("same to you") to an insult is an insult (`rule` `conversation:echo`); in an FFA
+    /// game, consent ("ok", "deal") to an offer, request or alliance breaks the FFA chat
+    /// rules like the offer (`rule` `conversation:agrees`).
+    pub answering: Option<AnsweredLine>,
 }
+
+/// A line another player wrote, which the checked line answers.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnsweredLine {
+    /// Its sender's player name (1 to 64 characters).
+    #[schema(example = "Spaksi", min_length = 1, max_length = 64)]
+    pub sender: String,
+    /// The line as shown (at most 500 characters).
+    #[schema(example = "wanna team up against red?", max_length = 500)]
+    pub text: String,
+}
+
+/// At most this many earlier lines of the sender are accepted.
+pub const MAX_EARLIER_LINES: usize = 5;
 
 /// Checks one chat line: offensive language, personal information, spam within the line
 /// and, in FFA games, the FFA chat rules; with `pgn4` or an archived `game_id`, board
@@ -103,7 +129,7 @@ pub struct ChatCheckRequest {
         (status = 401, description = "No valid credentials", body = ErrorEnvelope),
         (status = 403, description = "Not a game server", body = ErrorEnvelope),
         (status = 404, description = "No archived game has `game_id`", body = ErrorEnvelope),
-        (status = 422, description = "Text too long, a `sender` that is empty or longer than 64 characters (`invalid_sender`), a PGN4 that does not replay, or `ply` beyond the game", body = ErrorEnvelope),
+        (status = 422, description = "A text, an earlier line or the answered line too long (`text_too_long`, naming the field), more than 5 `earlier_lines` (`too_many_earlier_lines`), a `sender` or `answering.sender` that is empty or longer than 64 characters (`invalid_sender`), a PGN4 that does not replay, or `ply` beyond the game", body = ErrorEnvelope),
     ))]
 pub async fn check_line(
     _server: ServerCaller,
@@ -111,14 +137,8 @@ pub async fn check_line(
     body: ApiJson<ChatCheckRequest>,
 ) -> Result<web::Json<ChatCheckResponse>, ApiError> {
     let request = body.into_inner();
-    let chars = request.text.chars().count();
-    if chars > MAX_TEXT_CHARS {
-        return Err(ApiError::unprocessable(
-            "text_too_long",
-            format!("The text has {chars} characters; at most {MAX_TEXT_CHARS} are accepted."),
-            json!({ "field": "text", "max_chars": MAX_TEXT_CHARS, "chars": chars }),
-        ));
-    }
+    check_length("text", &request.text)?;
+    check_conversation(&request)?;
     let standing = match &request.sender {
         Some(name) => Some(sender_standing(&state, name).await?),
         None => None,
@@ -204,16 +224,57 @@ async fn analyse(
     Ok(response)
 }
 
+/// A line of at most [`MAX_TEXT_CHARS`] characters.
+fn check_length(field: &str, text: &str) -> Result<(), ApiError> {
+    let chars = text.chars().count();
+    if chars <= MAX_TEXT_CHARS {
+        return Ok(());
+    }
+    Err(ApiError::unprocessable(
+        "text_too_long",
+        format!("`{field}` has {chars} characters; at most {MAX_TEXT_CHARS} are accepted."),
+        json!({ "field": field, "max_chars": MAX_TEXT_CHARS, "chars": chars }),
+    ))
+}
+
+/// The earlier lines and the answered line: few enough, short enough, a real sender.
+fn check_conversation(request: &ChatCheckRequest) -> Result<(), ApiError> {
+    let earlier = request.earlier_lines.as_deref().unwrap_or_default();
+    if earlier.len() > MAX_EARLIER_LINES {
+        return Err(ApiError::unprocessable(
+            "too_many_earlier_lines",
+            format!(
+                "`earlier_lines` has {} lines; at most {MAX_EARLIER_LINES} are accepted.",
+                earlier.len()
+            ),
+            json!({ "field": "earlier_lines", "max_items": MAX_EARLIER_LINES,
+                    "items": earlier.len() }),
+        ));
+    }
+    for (index, line) in earlier.iter().enumerate() {
+        check_length(&format!("earlier_lines[{index}]"), line)?;
+    }
+    if let Some(answered) = &request.answering {
+        check_length("answering.text", &answered.text)?;
+        check_name("answering.sender", &answered.sender)?;
+    }
+    Ok(())
+}
+
 /// A sender name must be a possible player name ([`name_problem`]).
 fn check_sender(name: &str) -> Result<(), ApiError> {
+    check_name("sender", name)
+}
+
+fn check_name(field: &str, name: &str) -> Result<(), ApiError> {
     let chars = name.chars().count();
     let Some(problem) = name_problem(name.trim()) else {
         return Ok(());
     };
     Err(ApiError::unprocessable(
         "invalid_sender",
-        format!("`sender` {problem}."),
-        json!({ "field": "sender", "min_chars": 1, "max_chars": MAX_NAME_CHARS, "chars": chars }),
+        format!("`{field}` {problem}."),
+        json!({ "field": field, "min_chars": 1, "max_chars": MAX_NAME_CHARS, "chars": chars }),
     ))
 }
 
@@ -280,7 +341,21 @@ fn check(
         });
         BoardContext::of_replay(game, u32::try_from(ply).ok(), sender)
     });
-    let (analysis, position) = analyze_line_in_context(analyzer, &context, board, &request.text);
+    let (mut analysis, position) =
+        analyze_line_in_context(analyzer, &context, board, &request.text);
+    let given = GivenConversation {
+        earlier: request
+            .earlier_lines
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect(),
+        answering: request
+            .answering
+            .as_ref()
+            .map(|a| (a.sender.trim(), a.text.as_str())),
+    };
+    read_in_given_conversation(analyzer, &context, &request.text, &given, &mut analysis);
     let mut response = check_response(&request.text, analysis, position);
     response.sender = request.sender.map(|name| SenderView {
         name,

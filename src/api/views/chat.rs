@@ -89,13 +89,15 @@ pub enum LearnedHeadName {
 }
 
 /// What the scorer did: `added` a flag of its own, `confirmed` (raised) or `softened`
-/// (lowered) a lexicon flag.
+/// (lowered) a lexicon flag, or added a flag reading the line `with_earlier_lines` of its
+/// sender (a sentence split over several lines).
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LearnedEffectName {
     Added,
     Confirmed,
     Softened,
+    WithEarlierLines,
 }
 
 /// What the rules engine found for the line's board mentions.
@@ -217,6 +219,7 @@ fn flag_view(text: &str, flag: Flag) -> LineCheckFlag {
                 LearnedEffect::Added => LearnedEffectName::Added,
                 LearnedEffect::Confirmed => LearnedEffectName::Confirmed,
                 LearnedEffect::Softened => LearnedEffectName::Softened,
+                LearnedEffect::WithEarlierLines => LearnedEffectName::WithEarlierLines,
             },
         }),
     }

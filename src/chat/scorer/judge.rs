@@ -4,7 +4,7 @@
 //! and lowers a profanity flag on a line that reads friendly ("holy shit what a move").
 
 use super::features::{extract, Feature};
-use super::model::{Head, Model, Thresholds};
+use super::model::{Head, Model, Thresholds, HEADS};
 use crate::chat::normalize::NormalizedLine;
 use crate::chat::types::{
     Category, CategoryGroup, Flag, LearnedEffect, LearnedEvidence, LearnedHead, Severity, Span,
@@ -20,6 +20,10 @@ const MIN_LETTERS_UNSPACED: usize = 4;
 
 /// A reading rests on one word when that word carries this share of what raised the score.
 const ONE_WORD_SHARE: f32 = 0.6;
+
+/// A line read with the sender's earlier lines is flagged only when its own words carry this
+/// share of what raised the joined score.
+const LINE_SHARE: f32 = 0.25;
 
 /// At most this many words are named as carrying a score.
 const CARRIERS: usize = 3;
@@ -43,29 +47,9 @@ pub fn judge(
     scratch: &mut ScorerScratch,
     flags: &mut Vec<Flag>,
 ) {
-    if !enough_to_read(line) {
+    let Some(scores) = read(model, line, allowed, scratch) else {
         return;
-    }
-    extract(
-        line,
-        model.shape(),
-        &mut scratch.features,
-        &mut scratch.chars,
-    );
-    if !allowed.is_empty() {
-        let tokens = &line.tokens;
-        let is_allowed = |token: u16| {
-            let t = &tokens[token as usize];
-            allowed.iter().any(|&(s, e)| s < t.end && t.start < e)
-        };
-        scratch
-            .features
-            .retain(|f| !is_allowed(f.token) && !f.next_token.is_some_and(is_allowed));
-    }
-    if scratch.features.is_empty() {
-        return;
-    }
-    let scores = model.score(&scratch.features);
+    };
     for head in Head::ALL {
         let score = scores[head as usize];
         let severity = severity_of(score, &model.head(head).thresholds)
@@ -103,6 +87,99 @@ pub fn judge(
             _ => {}
         }
     }
+}
+
+/// The head scores of `line`, or None when it is too short to read or has nothing but
+/// allowed words.
+fn read(
+    model: &Model,
+    line: &NormalizedLine,
+    allowed: &[(u32, u32)],
+    scratch: &mut ScorerScratch,
+) -> Option<[f32; HEADS]> {
+    if !enough_to_read(line) {
+        return None;
+    }
+    extract(
+        line,
+        model.shape(),
+        &mut scratch.features,
+        &mut scratch.chars,
+    );
+    if !allowed.is_empty() {
+        let tokens = &line.tokens;
+        let is_allowed = |token: u16| {
+            let t = &tokens[token as usize];
+            allowed.iter().any(|&(s, e)| s < t.end && t.start < e)
+        };
+        scratch
+            .features
+            .retain(|f| !is_allowed(f.token) && !f.next_token.is_some_and(is_allowed));
+    }
+    if scratch.features.is_empty() {
+        return None;
+    }
+    Some(model.score(&scratch.features))
+}
+
+/// Reads a line together with the sender's lines just before it (`joined`, normalised from
+/// `joined_text`, the earlier lines and the line joined by spaces; the line starts at byte
+/// `line_start` of `joined_text`), for a sentence split over several lines ("women" / "belong
+/// in the kitchen"). Returns the flag for the line, spanning all of it (`line_len` bytes),
+/// when the joined reading is at least medium and the line's own words carry at least a
+/// quarter of it: the line took part in what the joined lines say.
+pub fn judge_continued(
+    model: &Model,
+    joined: &NormalizedLine,
+    joined_text: &str,
+    line_start: usize,
+    allowed: &[(u32, u32)],
+    scratch: &mut ScorerScratch,
+) -> Option<Flag> {
+    let scores = read(model, joined, allowed, scratch)?;
+    let (head, score, severity) = Head::ALL
+        .into_iter()
+        .filter_map(|head| {
+            let score = scores[head as usize];
+            let severity = severity_of(score, &model.head(head).thresholds)?;
+            Some((
+                head,
+                score,
+                one_word_is_low(model, head, joined, scratch, severity),
+            ))
+        })
+        .filter(|(_, _, severity)| *severity >= Severity::Medium)
+        .max_by_key(|(head, _, severity)| (*severity, *head == Head::IdentityHate))?;
+    let parts = model.contributions(head, &scratch.features, joined.tokens.len());
+    let in_line = |i: usize| {
+        let token = &joined.tokens[i];
+        joined
+            .original_span(token.start as usize, token.end as usize)
+            .0
+            >= line_start
+    };
+    let total: f32 = parts.iter().filter(|p| **p > 0.0).sum();
+    let own: f32 = (0..parts.len())
+        .filter(|i| in_line(*i))
+        .map(|i| parts[i].max(0.0))
+        .sum();
+    if total <= 0.0 || own / total < LINE_SHARE {
+        return None;
+    }
+    let mut flag = added_flag(model, head, score, severity, joined, joined_text, scratch);
+    let learned = flag.learned.as_mut()?;
+    learned.effect = LearnedEffect::WithEarlierLines;
+    let reading = match head {
+        Head::Hostile => "reads as hostile",
+        Head::IdentityHate => "reads as hate against a group",
+    };
+    flag.explanation = format!(
+        "{reading} with the sender's line before it ({})",
+        describe(learned)
+    );
+    flag.rule = format!("learned:{}:earlier_lines", head.name());
+    flag.span = Span::new(0, joined_text.len() - line_start);
+    Some(flag)
 }
 
 /// The scorer reads sentences: a line of one or two words ("wtf", "push mid") is left to the
@@ -273,41 +350,22 @@ fn describe(evidence: &LearnedEvidence) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::features::{extract, Shape};
-    use super::super::model::{HeadParams, HEADS};
+    use super::super::model::HeadParams;
+    use super::super::test_model;
     use super::*;
 
     /// A model whose hostile head weighs only the features of `phrase`.
     fn model_hostile_to(phrase: &str) -> Model {
-        let shape = Shape {
-            bits: 12,
-            shortest_gram: 2,
-            longest_gram: 4,
-        };
-        let mut line = NormalizedLine::new();
-        line.normalize(phrase);
-        let mut features = Vec::new();
-        extract(&line, shape, &mut features, &mut Vec::new());
-        let mut weights = vec![0i8; shape.rows() * HEADS];
-        for f in &features {
-            weights[f.bucket as usize * HEADS] = 100;
-        }
-        let thresholds = Thresholds {
-            low: 0.6,
-            medium: 0.8,
-            high: 0.95,
-        };
         let hostile = HeadParams {
             bias: -4.0,
             scale: 0.03,
-            thresholds,
+            thresholds: Thresholds {
+                low: 0.6,
+                medium: 0.8,
+                high: 0.95,
+            },
         };
-        let never = HeadParams {
-            bias: -10.0,
-            scale: 0.01,
-            thresholds,
-        };
-        Model::from_parts(shape, [hostile, never], weights).unwrap()
+        test_model::hostile_to(phrase, hostile)
     }
 
     fn run_allowing(

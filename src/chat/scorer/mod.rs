@@ -10,11 +10,13 @@ pub mod corpus;
 pub mod features;
 pub mod judge;
 pub mod model;
+#[cfg(test)]
+pub(crate) mod test_model;
 pub mod training;
 
 use std::borrow::Cow;
 
-pub use judge::{judge, ScorerScratch};
+pub use judge::{judge, judge_continued, ScorerScratch};
 pub use model::{Head, HeadParams, Model, ModelError, Thresholds, HEADS};
 
 /// The shipped weights, trained by `arbiter train-scorer` (see `models/chat_scorer/report.md`).
