@@ -15,12 +15,20 @@
 //!   cargo bench --bench mixed_soak -- --seconds 60
 //!   cargo bench --bench mixed_soak -- --database-url postgres://postgres@127.0.0.1:5432/soak
 //! The run fails (exit 1) if any answer was a 5xx.
+//!
+//! With `--process`, the service runs as `arbiter serve` (the release binary) in a child
+//! process on the seeded database instead, and its resident memory (VmRSS) is sampled every
+//! `--memory-every` seconds (10): the curve is printed with the spread over the last two
+//! thirds of the run, so memory that keeps growing shows (issue #41: flat within 10 % over
+//! the last 10 minutes of 15):
+//!   cargo bench --bench mixed_soak -- --process --seconds 900
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
 
 mod common;
 
 use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -31,6 +39,7 @@ use arbiter::config::Settings;
 use arbiter::store::{self, migrations};
 use arbiter::usecases::import_games;
 use common::load::{self, Tally};
+use common::memory;
 use serde_json::{json, Value};
 
 /// Games seeded before the run, whose players the reports are about.
@@ -42,12 +51,17 @@ const SEEDED_FROM: u64 = 8_000_000_000;
 struct Options {
     seconds: u64,
     database_url: Option<String>,
+    /// Serve from an `arbiter serve` child process and sample its memory.
+    process: bool,
+    memory_every: u64,
 }
 
 fn options() -> Options {
     let mut o = Options {
         seconds: 180,
         database_url: None,
+        process: false,
+        memory_every: 10,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -56,6 +70,12 @@ fn options() -> Options {
         match args[i].as_str() {
             "--seconds" => o.seconds = value.parse().expect("--seconds N"),
             "--database-url" => o.database_url = Some(value),
+            "--memory-every" => o.memory_every = value.parse().expect("--memory-every S"),
+            "--process" => {
+                o.process = true;
+                i += 1;
+                continue;
+            }
             // `cargo bench` passes --bench to every target.
             "--bench" => {
                 i += 1;
@@ -106,6 +126,42 @@ fn seed(settings: &Settings, pool: &store::DbPool) -> (String, String) {
 fn start(settings: Settings, pool: store::DbPool) -> SocketAddr {
     let state = actix_web::web::Data::new(AppState::new(settings, pool).expect("state"));
     common::serve_in_background(state, "mixed_soak", true).expect("server")
+}
+
+/// `arbiter serve` on the seeded database, as an operator runs it, with the bench's settings
+/// in its environment; answers once `/readyz` does.
+fn spawn_service(settings: &Settings) -> (SocketAddr, Child) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("address");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("serve")
+        .env("ARBITER_SERVER__LISTEN", addr.to_string())
+        .env("ARBITER_DATABASE__URL", &settings.database.url)
+        .env(
+            "ARBITER_AUTH__PLAYER_TOKEN_SECRET",
+            &settings.auth.player_token_secret,
+        )
+        .env("ARBITER_LIMITS__ADDRESS_PER_SECOND", "0")
+        .env("ARBITER_LIMITS__CREDENTIAL_PER_SECOND", "0")
+        .env("ARBITER_LOG__LEVEL", "warn")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("arbiter serve starts");
+    let started = Instant::now();
+    let readyz = b"GET /readyz HTTP/1.1\r\nHost: soak\r\n\r\n";
+    while load::once(addr, readyz).map_or(true, |a| a.status != 200) {
+        if started.elapsed() > Duration::from_secs(120) || child.try_wait().ok().flatten().is_some()
+        {
+            let _ = child.kill();
+            eprintln!("mixed_soak: arbiter serve was not ready within 120 s");
+            std::process::exit(1);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    (addr, child)
 }
 
 fn request(method: &str, path: &str, token: &str, content_type: &str, body: &str) -> Vec<u8> {
@@ -259,8 +315,18 @@ fn main() {
         seeding.elapsed().as_secs_f64(),
         o.seconds
     );
-    let addr = start(settings, pool);
     let duration = Duration::from_secs(o.seconds);
+    let (addr, mut child) = if o.process {
+        drop(pool);
+        let (addr, child) = spawn_service(&settings);
+        (addr, Some(child))
+    } else {
+        (start(settings, pool), None)
+    };
+    let memory = child.as_ref().map(|child| {
+        let (pid, every) = (child.id(), Duration::from_secs(o.memory_every.max(1)));
+        std::thread::spawn(move || memory::sample(pid, duration, every))
+    });
     let real = Arc::new(common::real_games());
 
     let games = {
@@ -348,6 +414,13 @@ fn main() {
     .map(|t| t.server_errors)
     .sum();
     println!("5xx answers in all: {server_errors}");
+    if let Some(memory) = memory {
+        memory::print(&memory.join().expect("memory samples"));
+    }
+    if let Some(child) = child.as_mut() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
     if server_errors > 0 {
         std::process::exit(1);
     }

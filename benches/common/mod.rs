@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod load;
+pub mod memory;
 
 use std::path::Path;
 

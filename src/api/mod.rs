@@ -18,7 +18,6 @@ pub mod cursor_key;
 pub mod docs_page;
 pub mod error;
 pub mod frame_headers;
-pub mod heap;
 pub mod jobs;
 pub mod json;
 pub mod limits;

@@ -30,8 +30,6 @@ pub async fn serve(settings: Settings) -> anyhow::Result<()> {
     reload_word_list(&state)
         .await
         .map_err(|e| anyhow::anyhow!("reading the chat word list: {e}"))?;
-    // Building the analysers left megabytes freed but held (docs/performance.md, "Memory").
-    super::heap::release_free_memory();
     start_all(&state);
     // actix-web stops gracefully on SIGTERM and SIGINT.
     Listeners::start(state, true)?.run().await?;

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::analyzer::Analyzer;
+pub use super::binary_score::Score;
 use super::ffa::FfaClass;
 use super::line_analysis::{analyze_line_with, Scratch};
 use super::line_context::{Channel, LineContext, Variant};
@@ -332,57 +333,6 @@ pub fn parse_any(text: &str) -> Result<Vec<LabelledLine>, EvalError> {
         parse_ffa_probes(text)
     } else {
         parse_simple(text)
-    }
-}
-
-/// Counts and scores of one binary decision.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Score {
-    pub true_positives: usize,
-    pub false_positives: usize,
-    pub false_negatives: usize,
-    pub true_negatives: usize,
-}
-
-impl Score {
-    pub fn precision(&self) -> f64 {
-        ratio(
-            self.true_positives,
-            self.true_positives + self.false_positives,
-        )
-    }
-
-    pub fn recall(&self) -> f64 {
-        ratio(
-            self.true_positives,
-            self.true_positives + self.false_negatives,
-        )
-    }
-
-    pub fn f1(&self) -> f64 {
-        let (p, r) = (self.precision(), self.recall());
-        if p + r == 0.0 {
-            0.0
-        } else {
-            2.0 * p * r / (p + r)
-        }
-    }
-
-    fn add(&mut self, predicted: bool, expected: bool) {
-        match (predicted, expected) {
-            (true, true) => self.true_positives += 1,
-            (true, false) => self.false_positives += 1,
-            (false, true) => self.false_negatives += 1,
-            (false, false) => self.true_negatives += 1,
-        }
-    }
-}
-
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
     }
 }
 

@@ -19,6 +19,7 @@
 //! ([`scorer`]) reads hostility and hate where no listed word is used.
 
 pub mod analyzer;
+pub mod binary_score;
 mod common_pairs_table;
 mod confusables_table;
 pub mod context;

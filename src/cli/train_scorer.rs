@@ -10,9 +10,10 @@ use anyhow::Context;
 use clap::Args;
 use sha2::{Digest, Sha256};
 
+use crate::chat::eval::Score;
 use crate::chat::scorer::corpus::parse_corpus;
 use crate::chat::scorer::features::Shape;
-use crate::chat::scorer::training::{train, Counts, Example, Split, TrainingReport};
+use crate::chat::scorer::training::{train, Example, Split, TrainingReport};
 use crate::chat::scorer::training::{TrainingSettings, SPLITS_MEASURED};
 use crate::chat::scorer::{Head, Model};
 use crate::chat::{
@@ -83,7 +84,7 @@ pub fn run(args: &TrainScorerArgs) -> anyhow::Result<()> {
 
 /// Per language of the test split: the whole analyser flagging at medium or above, with the
 /// lexicon alone and with the scorer beside it, against the abuse label.
-type LayerCounts = BTreeMap<String, [Counts; 2]>;
+type LayerCounts = BTreeMap<String, [Score; 2]>;
 
 fn compare_layers(model: &Model, examples: &[Example]) -> anyhow::Result<LayerCounts> {
     let with_scorer = Analyzer::embedded()?.with_scorer(model.clone());
@@ -108,10 +109,7 @@ fn compare_layers(model: &Model, examples: &[Example]) -> anyhow::Result<LayerCo
                 format!("source {source}"),
             ] {
                 let counts = &mut out.entry(key).or_default()[layer];
-                counts.lines += 1;
-                counts.positives += usize::from(example.hostile);
-                counts.true_positives += usize::from(example.hostile && flagged);
-                counts.false_positives += usize::from(!example.hostile && flagged);
+                counts.add(flagged, example.hostile);
             }
         }
     }
@@ -253,8 +251,8 @@ fn report_markdown(
                 let _ = write!(
                     row,
                     " {} ({} +) | {:.3} | {:.3} | {:.3} |",
-                    counts.lines,
-                    counts.positives,
+                    counts.lines(),
+                    counts.positives(),
                     counts.precision(),
                     counts.recall(),
                     counts.f1()
@@ -278,7 +276,7 @@ fn report_markdown(
         let _ = writeln!(
             md,
             "| {lang} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
-            alone.lines,
+            alone.lines(),
             alone.precision(),
             alone.recall(),
             alone.f1(),

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use super::features::{extract, occurrence_value, Shape};
 use super::model::{sigmoid, Head, HeadParams, Model, Thresholds, HEADS};
+use crate::chat::binary_score::Score;
 use crate::chat::normalize::NormalizedLine;
 
 /// One labelled line of the corpus.
@@ -64,45 +65,6 @@ pub enum Split {
 /// The splits a report measures, in its column order.
 pub const SPLITS_MEASURED: [Split; 2] = [Split::Dev, Split::Test];
 
-/// Precision and recall counts at one threshold.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Counts {
-    pub lines: usize,
-    pub positives: usize,
-    pub true_positives: usize,
-    pub false_positives: usize,
-}
-
-impl Counts {
-    pub fn precision(&self) -> f64 {
-        ratio(
-            self.true_positives,
-            self.true_positives + self.false_positives,
-        )
-    }
-
-    pub fn recall(&self) -> f64 {
-        ratio(self.true_positives, self.positives)
-    }
-
-    pub fn f1(&self) -> f64 {
-        let (p, r) = (self.precision(), self.recall());
-        if p + r == 0.0 {
-            0.0
-        } else {
-            2.0 * p * r / (p + r)
-        }
-    }
-}
-
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
-    }
-}
-
 /// The figures of a trained model: sizes, and per split, head and language the counts at the
 /// medium threshold.
 #[derive(Clone, Debug, Default)]
@@ -112,7 +74,7 @@ pub struct TrainingReport {
     /// Lines per source.
     pub sources: BTreeMap<String, usize>,
     /// Counts per (split, head name, language) at the medium threshold; language "all" pools.
-    pub scores: BTreeMap<(Split, &'static str, String), Counts>,
+    pub scores: BTreeMap<(Split, &'static str, String), Score>,
     /// Training loss after each epoch (weighted mean log-loss of the hostile head).
     pub epoch_loss: Vec<f64>,
 }
@@ -436,16 +398,12 @@ fn measure(
     encoded: &Encoded,
     split: Split,
     threshold: f32,
-) -> BTreeMap<String, Counts> {
-    let mut out: BTreeMap<String, Counts> = BTreeMap::new();
+) -> BTreeMap<String, Score> {
+    let mut out: BTreeMap<String, Score> = BTreeMap::new();
     for (score, y, i) in scored(model, head, examples, encoded, split) {
         for key in [examples[i].lang.as_str(), "all"] {
             let counts = out.entry(key.to_string()).or_default();
-            counts.lines += 1;
-            let flagged = score >= threshold;
-            counts.positives += usize::from(y);
-            counts.true_positives += usize::from(y && flagged);
-            counts.false_positives += usize::from(!y && flagged);
+            counts.add(score >= threshold, y);
         }
     }
     out
@@ -528,7 +486,7 @@ mod tests {
     fn it_learns_a_separable_corpus_and_reports_held_out_lines() {
         let (_, report) = train(&corpus(), &small());
         let test = report.scores[&(Split::Test, "hostile", "all".to_string())];
-        assert!(test.lines > 0);
+        assert!(test.lines() > 0);
         assert!(test.f1() > 0.9, "{test:?}");
         assert!(report.epoch_loss.last() < report.epoch_loss.first());
     }
