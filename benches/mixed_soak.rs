@@ -6,8 +6,9 @@
 //!   about another;
 //! - game servers checking standings (2 connections, 200);
 //! - an admin reading the queue's first page (1 connection, 200);
-//! - an admin deciding cases one after another: the first open case of the queue, claimed,
-//!   then decided with a 24-hour chat ban (one client, claim and decision timed).
+//! - an admin deciding cases one after another: the first open case of offensive chat in the
+//!   queue, claimed, then decided with a 24-hour chat ban (one client, claim and decision
+//!   timed).
 //!
 //! The conduct applier and the checkpointer run as in `arbiter serve`. A fresh SQLite file
 //! (default) or PostgreSQL database:
@@ -223,9 +224,11 @@ fn decide_cases(addr: SocketAddr, admin: &str, duration: Duration) -> Decisions 
     let mut claims = empty_tally();
     let mut decisions = empty_tally();
     let mut reads = empty_tally();
+    // The top case of offensive chat, which the decision below fits (a teaming case needs
+    // another ground; the soak's reports are all offensive chat).
     let page = request(
         "GET",
-        "/api/v1/admin/cases?limit=1",
+        "/api/v1/admin/cases?reason=offensive_chat&limit=1",
         admin,
         "text/plain",
         "",
