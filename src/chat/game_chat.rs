@@ -68,6 +68,14 @@ fn shortly_before(earlier: &ChatLine, line: &ChatLine) -> bool {
     earlier.time_ms + CONVERSATION_WINDOW_MS >= line.time_ms
 }
 
+/// The indexes of the lines sent shortly before line `index`, newest first.
+fn shortly_before_line(lines: &[ChatLine], index: usize) -> impl Iterator<Item = usize> + '_ {
+    let line = &lines[index];
+    (0..index)
+        .rev()
+        .take_while(move |&j| shortly_before(&lines[j], line))
+}
+
 /// The sender's lines just before line `index`, oldest first, with their analyses.
 fn earlier_lines<'a>(
     lines: &'a [ChatLine],
@@ -75,9 +83,7 @@ fn earlier_lines<'a>(
     index: usize,
 ) -> Vec<ReadLine<'a>> {
     let line = &lines[index];
-    let mut earlier: Vec<ReadLine<'a>> = (0..index)
-        .rev()
-        .take_while(|&j| shortly_before(&lines[j], line))
+    let mut earlier: Vec<ReadLine<'a>> = shortly_before_line(lines, index)
         .filter(|&j| lines[j].sender == line.sender && lines[j].channel == line.channel)
         .take(EARLIER_LINES)
         .map(|j| ReadLine {
@@ -97,9 +103,7 @@ fn answered_line<'a>(
     index: usize,
 ) -> Option<Answered<'a>> {
     let line = &lines[index];
-    (0..index)
-        .rev()
-        .take_while(|&j| shortly_before(&lines[j], line))
+    shortly_before_line(lines, index)
         .find(|&j| lines[j].channel == line.channel && lines[j].sender != line.sender)
         .map(|j| Answered {
             sender: &lines[j].sender,
