@@ -166,16 +166,33 @@ struct Line {
     details: Value,
 }
 
-/// The events of the log lines in `[start, end)`.
+/// Where a read of the log stopped: the last line's time and id (lines are read in that
+/// order).
+pub type LogPosition = (NaiveDateTime, i64);
+
+/// The events of at most `limit` counted log lines in `[start, end)` after `after`, with the
+/// position of the last line read (`None` once none is left). A day is read a page at a time
+/// so that a pass holds one page of lines, not a busy day's whole log (issue #41).
 pub fn events_between(
     conn: &mut DbConnection,
     start: NaiveDateTime,
     end: NaiveDateTime,
-) -> QueryResult<Vec<StatsEvent>> {
-    let rows: Vec<LineRow> = modlog::table
+    after: Option<LogPosition>,
+    limit: i64,
+) -> QueryResult<(Vec<StatsEvent>, Option<LogPosition>)> {
+    let mut query = modlog::table
         .filter(modlog::at.ge(start))
         .filter(modlog::at.lt(end))
         .filter(modlog::kind.eq_any(COUNTED))
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            modlog::at
+                .gt(at)
+                .or(modlog::at.eq(at).and(modlog::id.gt(id))),
+        );
+    }
+    let rows: Vec<LineRow> = query
         .order((modlog::at, modlog::id))
         .select((
             modlog::id,
@@ -185,6 +202,7 @@ pub fn events_between(
             modlog::sanction_id,
             modlog::details,
         ))
+        .limit(limit)
         .load(conn)?;
     let lines: Vec<Line> = rows
         .into_iter()
@@ -197,8 +215,12 @@ pub fn events_between(
             details: serde_json::from_str(&details).unwrap_or(Value::Null),
         })
         .collect();
+    let last = lines.last().map(|l| (l.at, l.id));
     let lookups = Lookups::read(conn, &lines)?;
-    Ok(lines.iter().filter_map(|l| lookups.event(l)).collect())
+    Ok((
+        lines.iter().filter_map(|l| lookups.event(l)).collect(),
+        last,
+    ))
 }
 
 /// What the events need besides the log lines, read in batches.

@@ -21,6 +21,10 @@ pub const SETTLE: TimeDelta = TimeDelta::minutes(10);
 /// Most days rolled for good in one pass (a first start rolls the history over many).
 pub const DAYS_PER_PASS: usize = 31;
 
+/// Log lines read at once: a pass holds one page of a day's log, not all of it (a busy
+/// day's whole log read at once held tens of megabytes every minute; issue #41).
+const LINES_PER_READ: i64 = 2_000;
+
 /// What a pass rolled.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RollPass {
@@ -30,6 +34,16 @@ pub struct RollPass {
 }
 
 pub fn roll_stats(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<RollPass> {
+    roll_stats_in_pages(conn, now, LINES_PER_READ)
+}
+
+/// [`roll_stats`] reading each day's log `lines_per_read` lines at a time (tests read a line
+/// at a time, to show the pages add up to the day).
+pub fn roll_stats_in_pages(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    lines_per_read: i64,
+) -> QueryResult<RollPass> {
     let mut pass = RollPass::default();
     let (mut next, mut oldest) = match stats_days::last_complete(conn)? {
         Some((day, oldest)) => (day.succ_opt(), oldest),
@@ -44,7 +58,7 @@ pub fn roll_stats(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<Ro
             return Ok(pass);
         }
         let stats = conn.transaction(|conn| {
-            let stats = day_stats(conn, day, end_of(day), oldest)?;
+            let stats = day_stats(conn, day, end_of(day), oldest, lines_per_read)?;
             stats_days::put_day(conn, &stats, true, now)?;
             Ok::<_, diesel::result::Error>(stats)
         })?;
@@ -56,7 +70,7 @@ pub fn roll_stats(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<Ro
     let mut day = next.unwrap_or_else(|| now.date());
     while start_of(day) <= now {
         conn.transaction(|conn| {
-            let stats = day_stats(conn, day, now.min(end_of(day)), oldest)?;
+            let stats = day_stats(conn, day, now.min(end_of(day)), oldest, lines_per_read)?;
             stats_days::put_day(conn, &stats, false, now)
         })?;
         match day.succ_opt() {
@@ -73,10 +87,20 @@ fn day_stats(
     day: NaiveDate,
     until: NaiveDateTime,
     oldest_before: Option<NaiveDateTime>,
+    lines_per_read: i64,
 ) -> QueryResult<DayStats> {
     let mut tally = DayTally::default();
-    for event in stats_days::events_between(conn, start_of(day), until)? {
-        tally.add(&event);
+    let mut after = None;
+    loop {
+        let (events, last) =
+            stats_days::events_between(conn, start_of(day), until, after, lines_per_read)?;
+        for event in &events {
+            tally.add(event);
+        }
+        match last {
+            Some(position) => after = Some(position),
+            None => break,
+        }
     }
     Ok(DayStats {
         day,
