@@ -116,6 +116,10 @@ pub fn run(settings: Settings, args: ImportArgs) -> anyhow::Result<()> {
     )?;
     progress.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    if report.imported > 0 {
+        crate::store::refresh_planner_statistics(&mut conn)
+            .context("refreshing the planner's statistics after the import")?;
+    }
     // The summary is a diagnostic, like the progress bar: standard error.
     for (source, reason) in &report.rejected {
         eprintln!("rejected {source}: {reason}");

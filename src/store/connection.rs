@@ -323,3 +323,14 @@ pub fn checkpoint_wal(conn: &mut DbConnection) -> diesel::QueryResult<Option<Wal
         DbConnection::Postgres(_) => Ok(None),
     }
 }
+
+/// After a bulk load, PostgreSQL's planner statistics are refreshed (`ANALYZE`), so queries on
+/// the grown tables are planned for their sizes: autovacuum would do it later, or never where
+/// it is off, and until then a prepared statement's generic plan may scan a whole table
+/// (issue #41). SQLite plans by its indexes alone and needs nothing here.
+pub fn refresh_planner_statistics(conn: &mut DbConnection) -> diesel::QueryResult<()> {
+    match conn {
+        DbConnection::Sqlite(_) => Ok(()),
+        DbConnection::Postgres(c) => c.batch_execute("ANALYZE"),
+    }
+}

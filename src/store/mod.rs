@@ -98,8 +98,8 @@ pub mod word_list;
 pub mod write_probe;
 
 pub use connection::{
-    checkpoint_wal, connect, connect_lazy, ping, Backend, DatabaseTarget, DbConnection, DbPool,
-    PoolSetupError, PooledConnection,
+    checkpoint_wal, connect, connect_lazy, ping, refresh_planner_statistics, Backend,
+    DatabaseTarget, DbConnection, DbPool, PoolSetupError, PooledConnection,
 };
 pub use fault::DbFault;
 pub use settings::{

@@ -8,7 +8,7 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::connection::DbConnection;
-use super::schema::players;
+use super::schema::{erased_names, players};
 use crate::moderation::{Language, PlayerId};
 
 /// The id of a player by name, if moderation has seen them.
@@ -18,6 +18,33 @@ pub fn find_id(conn: &mut DbConnection, name: &str) -> QueryResult<Option<Player
         .select(players::id)
         .first(conn)
         .optional()
+}
+
+/// The players a name answers for: the player under that name, and the players erased under
+/// its keyed hash `name_key` (`PrivacySettings::erased_name_key`), whose sanctions still hold
+/// for their old name. Resolved first, so that what is read about them goes by the indexed
+/// player id: a name and an erased name joined with OR in one query defeated every index on
+/// PostgreSQL, which then read every sanction in force on each standing check (issue #41).
+pub fn answering_to(
+    conn: &mut DbConnection,
+    name: &str,
+    name_key: Option<&str>,
+) -> QueryResult<Vec<PlayerId>> {
+    let named = players::table
+        .filter(players::name.eq(name))
+        .select(players::id);
+    let mut ids: Vec<PlayerId> = match name_key.filter(|k| !k.is_empty()) {
+        Some(key) => {
+            let erased = erased_names::table
+                .filter(erased_names::name_key.eq(key))
+                .select(erased_names::player_id);
+            on_backend!(conn, c => named.union_all(erased).load(c))?
+        }
+        None => on_backend!(conn, c => named.load(c))?,
+    };
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(ids)
 }
 
 /// The names of these player ids, by id.

@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::schema::{cases, decisions, erased_names, players, report_timeouts, sanctions};
+use super::schema::{cases, decisions, report_timeouts, sanctions};
 use super::to_utc;
 use crate::moderation::{
     standing, CaseId, DecisionKind, Ground, Language, NewSanction, PlayerId, PriorMeasure,
@@ -143,28 +143,34 @@ pub fn prior_measures(
     Ok(measures)
 }
 
-/// A player's standing at `now`, by name: two indexed queries (sanctions that may still
-/// matter, report timeouts not yet over). A name moderation never saw has no rows and may do
-/// everything. `name_key` is the name's keyed hash (`PrivacySettings::erased_name_key`): an
-/// erased player's sanctions still answer for their old name through `erased_names`.
+/// A player's standing at `now`, by name: the ids the name answers for
+/// ([`players::answering_to`]: the player, and players erased under the name's keyed hash
+/// `name_key`), then two queries by player id (sanctions that may still matter, report
+/// timeouts not yet over). A name moderation never saw has no rows and may do everything.
 pub fn standing_of(
     conn: &mut DbConnection,
     name: &str,
     name_key: Option<&str>,
     now: NaiveDateTime,
 ) -> QueryResult<Standing> {
-    // No key matches the empty string.
-    let key = name_key.unwrap_or("");
-    let erased = || {
-        erased_names::table
-            .filter(erased_names::name_key.eq(key))
-            .select(erased_names::player_id)
-    };
+    let ids = super::players::answering_to(conn, name, name_key)?;
+    standing_of_players(conn, &ids, now)
+}
+
+/// The standing at `now` of the player a name answers for, given the ids it answers for
+/// ([`super::players::answering_to`]).
+pub fn standing_of_players(
+    conn: &mut DbConnection,
+    ids: &[PlayerId],
+    now: NaiveDateTime,
+) -> QueryResult<Standing> {
+    if ids.is_empty() {
+        return Ok(standing(PlayerId(0), &[], &[], to_utc(now)));
+    }
     // Sanctions that ended (by their planned end) before now can no longer block anything;
     // reductions only shorten, lifts only end earlier.
     let sanctions_query = sanctions::table
-        .inner_join(players::table.on(players::id.eq(sanctions::player_id)))
-        .filter(players::name.eq(name).or(players::id.eq_any(erased())))
+        .filter(sanctions::player_id.eq_any(ids))
         .filter(sanctions::lifted_at.is_null())
         .filter(sanctions::ends_at.is_null().or(sanctions::ends_at.gt(now)))
         .select((
@@ -177,8 +183,7 @@ pub fn standing_of(
             sanctions::reduced_until,
         ));
     let timeouts_query = report_timeouts::table
-        .inner_join(players::table.on(players::id.eq(report_timeouts::player_id)))
-        .filter(players::name.eq(name).or(players::id.eq_any(erased())))
+        .filter(report_timeouts::player_id.eq_any(ids))
         .filter(report_timeouts::ends_at.gt(now))
         .select((
             report_timeouts::player_id,

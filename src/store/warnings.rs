@@ -5,7 +5,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::connection::DbConnection;
-use super::schema::{erased_names, players, warnings};
+use super::schema::{players, warnings};
 use super::to_utc;
 use crate::moderation::{CaseId, Ground, Language, PlayerId, ReportReason, Warning, WarningId};
 
@@ -114,21 +114,15 @@ pub fn page_of(
         .collect())
 }
 
-/// The oldest warning of `name` (or of the player erased under `name_key`) still awaiting
-/// acknowledgement: what the standing carries.
-pub fn awaiting_of(
-    conn: &mut DbConnection,
-    name: &str,
-    name_key: Option<&str>,
-) -> QueryResult<Option<Warning>> {
-    // No key matches the empty string.
-    let key = name_key.unwrap_or("");
-    let erased = erased_names::table
-        .filter(erased_names::name_key.eq(key))
-        .select(erased_names::player_id);
+/// The oldest warning still awaiting acknowledgement of the player a name answers for
+/// (`ids`, from `players::answering_to`): what the standing carries.
+pub fn awaiting_of(conn: &mut DbConnection, ids: &[PlayerId]) -> QueryResult<Option<Warning>> {
+    if ids.is_empty() {
+        return Ok(None);
+    }
     let query = warnings::table
         .inner_join(players::table)
-        .filter(players::name.eq(name).or(players::id.eq_any(erased)))
+        .filter(warnings::player_id.eq_any(ids))
         .filter(warnings::needs_acknowledgement.eq(true))
         .filter(warnings::acknowledged_at.is_null())
         .order(warnings::id.asc())

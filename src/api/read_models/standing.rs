@@ -7,7 +7,7 @@ use crate::api::error::ApiError;
 use crate::api::views::standing::StandingView;
 use crate::api::views::warnings::WarningNotice;
 use crate::store::DbConnection;
-use crate::store::{sanctions, warnings};
+use crate::store::{players, sanctions, warnings};
 
 /// `name`'s standing at `now`; `name_key` also finds the player under an erased name.
 pub fn standing(
@@ -16,8 +16,9 @@ pub fn standing(
     name_key: Option<&str>,
     now: NaiveDateTime,
 ) -> Result<StandingView, ApiError> {
-    let standing = sanctions::standing_of(conn, &name, name_key, now)?;
-    let awaiting = warnings::awaiting_of(conn, &name, name_key)?;
+    let ids = players::answering_to(conn, &name, name_key)?;
+    let standing = sanctions::standing_of_players(conn, &ids, now)?;
+    let awaiting = warnings::awaiting_of(conn, &ids)?;
     Ok(StandingView {
         player: name,
         at: standing.at,
