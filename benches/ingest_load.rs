@@ -261,29 +261,7 @@ impl QueueSampler {
 fn body(games: &[String], i: usize, offensive_every: usize, players_apart: usize) -> String {
     let (number, mut text) = common::replicated(games, i);
     if players_apart > 0 {
-        let suffix = format!("_{}", i % players_apart);
-        for colour in ["Red", "Blue", "Yellow", "Green"] {
-            let tag = format!("[{colour} \"");
-            if let Some(start) = text.find(&tag).map(|at| at + tag.len()) {
-                if let Some(len) = text[start..].find('"') {
-                    let name = text[start..start + len].trim().to_string();
-                    text.replace_range(start..start + len, &format!("{name}{suffix}"));
-                }
-            }
-        }
-        // The Result tag names the players too ("Spaksi: 85 - rasulk: 10 - ...").
-        if let Some(start) = text.find("[Result \"").map(|at| at + 9) {
-            if let Some(len) = text[start..].find('"') {
-                let renamed: Vec<String> = text[start..start + len]
-                    .split(" - ")
-                    .map(|part| match part.rsplit_once(": ") {
-                        Some((name, points)) => format!("{name}{suffix}: {points}"),
-                        None => part.to_string(),
-                    })
-                    .collect();
-                text.replace_range(start..start + len, &renamed.join(" - "));
-            }
-        }
+        text = common::rename_players(&text, &format!("_{}", i % players_apart));
     }
     let names: Vec<String> = match pgn4::parse(&text) {
         Ok(pgn) => ["Red", "Blue", "Yellow", "Green"]

@@ -1,11 +1,13 @@
 //! Mixed soak: the service's users at once against one in-process server for a while, and
 //! per route the requests, p50 and p99 latency, unexpected answers and 5xx answers.
 //!
-//! - game servers posting real games (8 keep-alive connections, expecting 201);
+//! - game servers posting real games (8 keep-alive connections, expecting 201), each
+//!   player renamed so that games less than 64 apart share no player;
 //! - players filing reports (4 connections, 201), one per seeded game, by one of its players
 //!   about another;
 //! - game servers checking standings (2 connections, 200);
 //! - an admin reading the queue's first page (1 connection, 200);
+//! - a game server checking chat lines live (1 connection, 200);
 //! - an admin deciding cases one after another: the first open case of offensive chat in the
 //!   queue, claimed, then decided with a 24-hour chat ban (one client, claim and decision
 //!   timed).
@@ -23,6 +25,11 @@
 //! thirds of the run, so memory that keeps growing shows (issue #41: flat within 10 % over
 //! the last 10 minutes of 15):
 //!   cargo bench --bench mixed_soak -- --process --seconds 900
+//!
+//! `--instances N` (with `--process` and `--database-url`) starts N `arbiter serve` processes
+//! on the one PostgreSQL database, as several stateless instances behind a balancer: the
+//! games', reports' and standings' connections are spread over them, the queue reader, the
+//! chat checker and the admin use the first; memory is sampled in the first.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::exit)]
 
@@ -43,6 +50,16 @@ use common::load::{self, Tally};
 use common::memory;
 use serde_json::{json, Value};
 
+/// What the live chat check client sends, in turn: table talk, chess talk and abuse.
+const CHAT_LINES: [&str; 6] = [
+    "gg all, well played",
+    "red, your queen on h7 is hanging",
+    "you are a complete idiot, uninstall",
+    "nice move blue",
+    "team up with me against green?",
+    "i will find where you live",
+];
+
 /// Games seeded before the run, whose players the reports are about.
 const SEEDED_GAMES: usize = 100_000;
 /// First game number of the seeded games (the posted ones take the real games' numbers,
@@ -55,6 +72,8 @@ struct Options {
     /// Serve from an `arbiter serve` child process and sample its memory.
     process: bool,
     memory_every: u64,
+    /// `arbiter serve` processes sharing the database (with `--process`).
+    instances: usize,
 }
 
 fn options() -> Options {
@@ -63,6 +82,7 @@ fn options() -> Options {
         database_url: None,
         process: false,
         memory_every: 10,
+        instances: 1,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -72,6 +92,7 @@ fn options() -> Options {
             "--seconds" => o.seconds = value.parse().expect("--seconds N"),
             "--database-url" => o.database_url = Some(value),
             "--memory-every" => o.memory_every = value.parse().expect("--memory-every S"),
+            "--instances" => o.instances = value.parse().expect("--instances N"),
             "--process" => {
                 o.process = true;
                 i += 1;
@@ -85,6 +106,9 @@ fn options() -> Options {
             other => panic!("unknown option {other}"),
         }
         i += 2;
+    }
+    if o.instances > 1 && !(o.process && o.database_url.is_some()) {
+        panic!("--instances N needs --process and --database-url (instances share PostgreSQL)");
     }
     o
 }
@@ -115,6 +139,8 @@ fn seed(settings: &Settings, pool: &store::DbPool) -> (String, String) {
         import_games::import_batch(&mut conn, &prepared, &moderation, store::now())
             .expect("seeded");
     }
+    // As `arbiter import` does after a bulk load.
+    store::refresh_planner_statistics(&mut conn).expect("planner statistics");
     let server = tokens::issue(&mut conn, TokenRole::Server, "soak-server")
         .expect("token")
         .1;
@@ -319,14 +345,17 @@ fn main() {
         o.seconds
     );
     let duration = Duration::from_secs(o.seconds);
-    let (addr, mut child) = if o.process {
+    let (addrs, mut children) = if o.process {
         drop(pool);
-        let (addr, child) = spawn_service(&settings);
-        (addr, Some(child))
+        (0..o.instances.max(1))
+            .map(|_| spawn_service(&settings))
+            .unzip()
     } else {
-        (start(settings, pool), None)
+        (vec![start(settings, pool)], Vec::new())
     };
-    let memory = child.as_ref().map(|child| {
+    // The people's clients and the admin talk to the first instance, game servers to all.
+    let addr = addrs[0];
+    let memory = children.first().map(|child| {
         let (pid, every) = (child.id(), Duration::from_secs(o.memory_every.max(1)));
         std::thread::spawn(move || memory::sample(pid, duration, every))
     });
@@ -334,9 +363,14 @@ fn main() {
 
     let games = {
         let (server, real) = (server.clone(), real.clone());
+        let addrs = addrs.clone();
         std::thread::spawn(move || {
-            load::run(addr, 8, duration, 201, move |c, k| {
-                let (_, text) = common::replicated(&real, k * 8 + c);
+            load::run_spread(&addrs, 8, duration, 201, move |c, k| {
+                // Games in flight together share no player, as on a site where a player
+                // plays one game at a time; players and pairs recur every 64 games.
+                let i = k * 8 + c;
+                let (_, text) = common::replicated(&real, i);
+                let text = common::rename_players(&text, &format!("_{}", i % 64));
                 let body = json!({ "pgn4": text }).to_string();
                 request("POST", "/api/v1/games", &server, "application/json", &body)
             })
@@ -344,8 +378,9 @@ fn main() {
     };
     let reports = {
         let secret = secret.clone();
+        let addrs = addrs.clone();
         std::thread::spawn(move || {
-            load::run(addr, 4, duration, 201, move |c, k| {
+            load::run_spread(&addrs, 4, duration, 201, move |c, k| {
                 // One report per seeded game: its Red reports its Blue (a second report of
                 // the same game by the same reporter would merge into the first).
                 let n = (k * 4 + c) % SEEDED_GAMES;
@@ -361,9 +396,10 @@ fn main() {
         })
     };
     let standings = {
+        let addrs = addrs.clone();
         let server = server.clone();
         std::thread::spawn(move || {
-            load::run(addr, 2, duration, 200, move |c, k| {
+            load::run_spread(&addrs, 2, duration, 200, move |c, k| {
                 let n = (k * 2 + c) % SEEDED_GAMES;
                 let path = format!("/api/v1/players/b{n}/standing");
                 request("GET", &path, &server, "text/plain", "")
@@ -384,12 +420,28 @@ fn main() {
             })
         })
     };
+    let chat = {
+        let server = server.clone();
+        std::thread::spawn(move || {
+            load::run(addr, 1, duration, 200, move |_, k| {
+                let body = json!({ "text": CHAT_LINES[k % CHAT_LINES.len()] }).to_string();
+                request(
+                    "POST",
+                    "/api/v1/chat/check",
+                    &server,
+                    "application/json",
+                    &body,
+                )
+            })
+        })
+    };
     let decisions = std::thread::spawn(move || decide_cases(addr, &admin, duration));
 
     let games = games.join().expect("games").expect("games run");
     let reports = reports.join().expect("reports").expect("reports run");
     let standings = standings.join().expect("standings").expect("standing run");
     let queue = queue.join().expect("queue").expect("queue run");
+    let chat = chat.join().expect("chat").expect("chat run");
     let decisions = decisions.join().expect("decisions");
 
     println!(
@@ -400,6 +452,7 @@ fn main() {
     print_row("POST /api/v1/reports", &reports);
     print_row("GET /api/v1/players/{name}/standing", &standings);
     print_row("GET /api/v1/admin/cases", &queue);
+    print_row("POST /api/v1/chat/check", &chat);
     print_row("POST /api/v1/admin/cases/{id}/claim", &decisions.claims);
     print_row(
         "POST /api/v1/admin/cases/{id}/decision",
@@ -410,6 +463,7 @@ fn main() {
         &reports,
         &standings,
         &queue,
+        &chat,
         &decisions.claims,
         &decisions.decisions,
     ]
@@ -420,7 +474,7 @@ fn main() {
     if let Some(memory) = memory {
         memory::print(&memory.join().expect("memory samples"));
     }
-    if let Some(child) = child.as_mut() {
+    for child in &mut children {
         let _ = child.kill();
         let _ = child.wait();
     }

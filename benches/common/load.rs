@@ -61,6 +61,25 @@ pub fn run<F>(
 where
     F: Fn(usize, usize) -> Vec<u8> + Clone + 'static,
 {
+    run_spread(&[addr], connections, duration, expected_status, request)
+}
+
+/// [`run`] against several instances of the service: connection `c` talks to
+/// `addrs[c % addrs.len()]`.
+pub fn run_spread<F>(
+    addrs: &[SocketAddr],
+    connections: usize,
+    duration: Duration,
+    expected_status: u16,
+    request: F,
+) -> Result<Tally, String>
+where
+    F: Fn(usize, usize) -> Vec<u8> + Clone + 'static,
+{
+    if addrs.is_empty() {
+        return Err("no address to load".into());
+    }
+    let addrs = addrs.to_vec();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -73,6 +92,7 @@ where
         let tasks: Vec<_> = (0..connections)
             .map(|c| {
                 let request = request.clone();
+                let addr = addrs[c % addrs.len()];
                 tokio::task::spawn_local(async move {
                     let mut connection = Connection::open(addr).await?;
                     let mut tally = Tally {

@@ -3,8 +3,16 @@
 
 use std::time::{Duration, Instant};
 
-/// One sample: seconds since the start and VmRSS in kB.
-pub type Sample = (u64, u64);
+/// One sample: seconds since the start, VmRSS in kB, and of it the anonymous part
+/// (`RssAnon`: the heap, stacks) and the file-backed part (`RssFile`: the binary's pages,
+/// memory-mapped files) with shared memory (`RssShmem`: SQLite's WAL index).
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    pub at_secs: u64,
+    pub resident_kb: u64,
+    pub anon_kb: u64,
+    pub file_kb: u64,
+}
 
 /// Samples `pid`'s VmRSS every `every` for `duration` (and once at the end).
 pub fn sample(pid: u32, duration: Duration, every: Duration) -> Vec<Sample> {
@@ -12,8 +20,9 @@ pub fn sample(pid: u32, duration: Duration, every: Duration) -> Vec<Sample> {
     let mut samples = Vec::new();
     loop {
         let at = started.elapsed();
-        if let Some(kb) = resident_kb(pid) {
-            samples.push((at.as_secs(), kb));
+        if let Some(mut sample) = read(pid) {
+            sample.at_secs = at.as_secs();
+            samples.push(sample);
         }
         if at >= duration {
             return samples;
@@ -22,19 +31,27 @@ pub fn sample(pid: u32, duration: Duration, every: Duration) -> Vec<Sample> {
     }
 }
 
-/// VmRSS of `pid` in kB, if readable.
-pub fn resident_kb(pid: u32) -> Option<u64> {
+/// `pid`'s resident memory now (`at_secs` 0), if readable.
+pub fn read(pid: u32) -> Option<Sample> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+    let field = |name: &str| -> Option<u64> {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+    };
+    Some(Sample {
+        at_secs: 0,
+        resident_kb: field("VmRSS:")?,
+        anon_kb: field("RssAnon:")?,
+        file_kb: field("RssFile:")? + field("RssShmem:")?,
+    })
 }
 
 /// Prints the curve (at most 31 points) and the spread, (max - min) / min, over the last two
 /// thirds of the run: for a 15-minute soak, its last 10 minutes.
 pub fn print(samples: &[Sample]) {
-    let Some(&(last, _)) = samples.last() else {
+    let Some(last) = samples.last().map(|s| s.at_secs) else {
         println!("memory: no samples (is /proc readable?)");
         return;
     };
@@ -43,14 +60,28 @@ pub fn print(samples: &[Sample]) {
         .iter()
         .enumerate()
         .filter(|(i, _)| i % step == 0 || *i == samples.len() - 1)
-        .map(|(_, (at, kb))| format!("{at}s {:.1}", *kb as f64 / 1024.0))
+        .map(|(_, s)| {
+            format!(
+                "{}s {:.1} ({:.1} anon)",
+                s.at_secs,
+                s.resident_kb as f64 / 1024.0,
+                s.anon_kb as f64 / 1024.0
+            )
+        })
         .collect();
     println!("memory: resident MB over the run: {}", curve.join(", "));
+    if let Some(end) = samples.last() {
+        println!(
+            "memory: at the end {:.1} MB anonymous (heap, stacks), {:.1} MB file-backed and shared",
+            end.anon_kb as f64 / 1024.0,
+            end.file_kb as f64 / 1024.0
+        );
+    }
     let from = last / 3;
     let later: Vec<u64> = samples
         .iter()
-        .filter(|(at, _)| *at >= from)
-        .map(|(_, kb)| *kb)
+        .filter(|s| s.at_secs >= from)
+        .map(|s| s.resident_kb)
         .collect();
     let (Some(&low), Some(&high)) = (later.iter().min(), later.iter().max()) else {
         return;

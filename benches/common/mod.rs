@@ -69,6 +69,34 @@ pub fn replicated(games: &[String], i: usize) -> (u64, String) {
     (number, renumber(base, number))
 }
 
+/// The game with `suffix` added to every player's name, in the colour tags and in `Result`
+/// ("Spaksi: 85 - rasulk: 10 - ..."), so replicas with different suffixes share no player.
+pub fn rename_players(text: &str, suffix: &str) -> String {
+    let mut text = text.to_string();
+    for colour in ["Red", "Blue", "Yellow", "Green"] {
+        let tag = format!("[{colour} \"");
+        if let Some(start) = text.find(&tag).map(|at| at + tag.len()) {
+            if let Some(len) = text[start..].find('"') {
+                let name = text[start..start + len].trim().to_string();
+                text.replace_range(start..start + len, &format!("{name}{suffix}"));
+            }
+        }
+    }
+    if let Some(start) = text.find("[Result \"").map(|at| at + 9) {
+        if let Some(len) = text[start..].find('"') {
+            let renamed: Vec<String> = text[start..start + len]
+                .split(" - ")
+                .map(|part| match part.rsplit_once(": ") {
+                    Some((name, points)) => format!("{name}{suffix}: {points}"),
+                    None => part.to_string(),
+                })
+                .collect();
+            text.replace_range(start..start + len, &renamed.join(" - "));
+        }
+    }
+    text
+}
+
 /// Starts the real HTTP app on an ephemeral local port in a background thread (two workers)
 /// and returns its address once it is listening; with `background_tasks`, the conduct applier
 /// and the checkpointer run beside it as in `arbiter serve`.
