@@ -1,14 +1,14 @@
-//! The stats job: a pass of `usecases::roll_stats` every minute, at the instance's clock, on
-//! the bulk write line; again at once while closed days wait (a first start rolls the log's
-//! history a month per pass). Several instances may roll the same day: each writes the same
-//! tally, the last one stays.
+//! The stats job: a pass of `usecases::roll_stats` every minute, at the instance's clock: the
+//! log read on a pooled connection, the days written on the bulk write line; again at once
+//! while closed days wait (a first start rolls the log's history a month per pass). Several
+//! instances may roll the same day: each writes the same tally, the last one stays.
 
 use std::time::Duration;
 
 use super::job::{AfterPass, Job};
 use crate::api::error::ApiError;
 use crate::api::state::AppState;
-use crate::usecases::roll_stats::{roll_stats, RollPass};
+use crate::usecases::roll_stats::{store_days, tally_days, RollPass, LINES_PER_READ};
 
 pub struct StatsRoller;
 
@@ -33,8 +33,14 @@ impl Job for StatsRoller {
     }
 }
 
-/// One pass now (the job's, and what tests call before reading).
+/// One pass now (the job's, and what tests call before reading): the days read and tallied
+/// on a pooled connection, then stored at a bulk write turn.
 pub async fn stats_pass(state: &AppState) -> Result<RollPass, ApiError> {
     let now = state.clock.now();
-    state.write_bulk(move |conn| roll_stats(conn, now)).await
+    let tallied = state
+        .read(move |conn| tally_days(conn, now, LINES_PER_READ))
+        .await?;
+    state
+        .write_bulk(move |conn| store_days(conn, &tallied, now))
+        .await
 }
